@@ -1,0 +1,386 @@
+/*
+ * bcast: element-wise tensor operations under every broadcasting rule in use
+ * (ncnn BinaryOp, OpenVINO none/numpy/pdpd and Broadcast, ONNX multidirectional,
+ * unidirectional, legacy axis and Expand).
+ *
+ * The one public header. Pure C99; every name is a real exported function (no
+ * macros or inline functions stand in for API calls), so the library can be used
+ * through dlopen/ctypes as well as by linking.
+ *
+ * Conventions that hold for every function below:
+ *  - Shapes are written outer-to-inner (numpy order), also for the NCNN rule.
+ *  - Every enum-like value is a fixed int32_t; values are never renumbered.
+ *  - Every function that can fail returns a bcast_status. On failure nothing is
+ *    written to any output argument and a detailed message is stored for the
+ *    calling thread (bcast_last_error). On success the message is left alone;
+ *    check the status, never poll bcast_last_error.
+ *  - No function aborts, prints, or lets a C++ exception escape.
+ *  - Thread safety: functions without a handle are thread-safe. A planned
+ *    bcast_op is immutable while it executes: many threads may call
+ *    bcast_op_execute / describe / output_shape / get_param on it at once.
+ *    set_param, plan and destroy need exclusive access to that handle.
+ *    Different handles are independent. The library starts no threads.
+ */
+#ifndef BCAST_BCAST_H
+#define BCAST_BCAST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#define BCAST_NOEXCEPT noexcept
+#else
+#define BCAST_NOEXCEPT
+#endif
+
+#if defined(BCAST_BUILDING_LIBRARY) && defined(__GNUC__)
+#define BCAST_API __attribute__((visibility("default")))
+#else
+#define BCAST_API
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Version                                                                   */
+/* ------------------------------------------------------------------------ */
+
+#define BCAST_VERSION_MAJOR 1
+#define BCAST_VERSION_MINOR 0
+#define BCAST_VERSION_PATCH 0
+/* MAJOR*10000 + MINOR*100 + PATCH; compare with bcast_version() at run time. */
+#define BCAST_VERSION_NUMBER \
+    (BCAST_VERSION_MAJOR * 10000 + BCAST_VERSION_MINOR * 100 + BCAST_VERSION_PATCH)
+/* The SONAME is libbcast.so.<BCAST_ABI_VERSION>. */
+#define BCAST_ABI_VERSION 1
+
+/* Largest rank accepted anywhere; a rank of BCAST_MAX_RANK + 1 is refused. */
+#define BCAST_MAX_RANK 32
+/* Largest number of inputs an op or bcast_infer_shape accepts. */
+#define BCAST_MAX_INPUTS 16
+
+/* Version of the library actually loaded: MAJOR*10000 + MINOR*100 + PATCH. */
+BCAST_API uint32_t bcast_version(void) BCAST_NOEXCEPT;
+/* The same as static text, e.g. "1.0.0". Never NULL, never freed. */
+BCAST_API const char* bcast_version_string(void) BCAST_NOEXCEPT;
+
+/* ------------------------------------------------------------------------ */
+/* Status codes                                                              */
+/* ------------------------------------------------------------------------ */
+
+typedef int32_t bcast_status;
+enum {
+    BCAST_OK = 0,
+    BCAST_ERROR_INVALID_ARGUMENT = 1,    /* NULL, bad enum, bad axis, bad rank...  */
+    BCAST_ERROR_INCOMPATIBLE_SHAPES = 2, /* the rule refuses these shapes          */
+    BCAST_ERROR_UNSUPPORTED = 3,         /* (op, dtype) pair or arity not offered   */
+    BCAST_ERROR_OUT_OF_MEMORY = 4,
+    BCAST_ERROR_SIZE_OVERFLOW = 5,       /* element count or byte size overflows    */
+    BCAST_ERROR_INVALID_STATE = 6,       /* e.g. execute before a successful plan   */
+    BCAST_ERROR_INTERNAL = 7             /* a bug in bcast; please report it        */
+};
+
+/* Static English name of a status ("BCAST_ERROR_INCOMPATIBLE_SHAPES").
+ * Unknown values give "BCAST_ERROR_UNKNOWN". Never NULL. Thread-safe. */
+BCAST_API const char* bcast_status_string(bcast_status status) BCAST_NOEXCEPT;
+
+/* The calling thread's last failure message, naming the rule, the axis and both
+ * extents for shape refusals, e.g.
+ *   "numpy: cannot broadcast dimension 1: 3 vs 4 (shapes (2,3,5) and (4,5))".
+ * "" if this thread has seen no failure. The pointer stays valid until this
+ * thread's next failing bcast call. Never NULL. */
+BCAST_API const char* bcast_last_error(void) BCAST_NOEXCEPT;
+
+/* ------------------------------------------------------------------------ */
+/* Broadcast rules (element-wise ops)                                        */
+/* ------------------------------------------------------------------------ */
+
+typedef int32_t bcast_rule;
+enum {
+    /* OpenVINO none/explicit: all shapes identical, rank included ([] vs [1] fails). */
+    BCAST_RULE_NONE = 0,
+    /* numpy, ONNX multidirectional, OpenVINO numpy: right-align, 1 stretches,
+     * 0 vs 1 gives 0. Any number of inputs. */
+    BCAST_RULE_NUMPY = 1,
+    /* ONNX unidirectional (Gemm C, PRelu slope): every other input must
+     * numpy-broadcast into the primary input's shape; output = primary shape. */
+    BCAST_RULE_UNIDIRECTIONAL = 2,
+    /* OpenVINO pdpd (Paddle): B goes into A starting at `axis` (-1 = rank(A) -
+     * rank(B) with B's full rank; other negatives refused). B's trailing 1s are
+     * dropped first; a 1 anywhere in B broadcasts; output = A. */
+    BCAST_RULE_PDPD = 3,
+    /* ONNX opset < 7 broadcast=1 (Caffe2 behaviour): a one-element B always
+     * fits; otherwise 0 <= axis <= rank(A) - rank(B), B's leading and trailing
+     * 1s dropped, the rest must equal A exactly. axis -1 = suffix alignment. */
+    BCAST_RULE_ONNX_LEGACY = 4,
+    /* ncnn BinaryOp alignment (lower-rank operand on the outer axes; a 1-D
+     * operand equal to the other's outermost extent goes there, else on the
+     * innermost axis), then equal-or-1 per axis. Two inputs, ranks 0 to 4. */
+    BCAST_RULE_NCNN = 5
+};
+
+/* Broadcast-to-target modes (OpenVINO Broadcast-1/3, ONNX Expand). */
+typedef int32_t bcast_expand_mode;
+enum {
+    /* One-directional: output is exactly the target; right-aligned data dims must
+     * be 1 or equal; rank(target) >= rank(data). */
+    BCAST_EXPAND_NUMPY = 0,
+    /* numpy broadcast of data against target (ONNX Expand); the output may differ
+     * from the target. */
+    BCAST_EXPAND_BIDIRECTIONAL = 1,
+    /* axes_mapping gives, for each data axis, its target axis (sorted,
+     * non-decreasing, each < rank(target)); data[i] is 1 or equals
+     * target[axes_mapping[i]]. Output is the target. */
+    BCAST_EXPAND_EXPLICIT = 2,
+    /* OpenVINO Broadcast PDPD: data placed at `axis` (-1 = rank(target) -
+     * rank(data)); a data 1 keeps the target dim, a target 1 takes the data dim,
+     * otherwise equal. Data dims past the end of target must be 1. */
+    BCAST_EXPAND_PDPD = 3
+};
+
+/* Output shape of an element-wise op under `rule`, without any handle.
+ *  num_inputs   1..BCAST_MAX_INPUTS (NCNN: exactly 2). Input 0 is the primary
+ *               ("A") operand for UNIDIRECTIONAL, PDPD and ONNX_LEGACY.
+ *  ranks[i]     0..BCAST_MAX_RANK (NCNN: 0..4).
+ *  dims[i]      ranks[i] extents >= 0; may be NULL when ranks[i] == 0.
+ *  axis         used by PDPD and ONNX_LEGACY (-1 = default); ignored otherwise.
+ *  out_dims     room for out_capacity extents; BCAST_MAX_RANK always suffices.
+ * Returns INVALID_ARGUMENT (NULL, bad enum, bad rank, negative extent, bad axis,
+ * out_capacity too small), INCOMPATIBLE_SHAPES, or OK. *out_rank and out_dims are
+ * written only on success. */
+BCAST_API bcast_status bcast_infer_shape(bcast_rule rule, int64_t axis, size_t num_inputs,
+                                         const size_t* ranks, const int64_t* const* dims,
+                                         size_t out_capacity, size_t* out_rank,
+                                         int64_t* out_dims) BCAST_NOEXCEPT;
+
+/* Output shape of broadcasting data to target under `mode`.
+ * axes_mapping/axes_count: EXPLICIT only (axes_count == data_rank; for rank-0
+ * data, either no mapping or one entry whose target extent is 1); must be
+ * NULL/0 for the other modes. axis: PDPD only (-1 = default).
+ * Errors and what is written: as bcast_infer_shape. */
+BCAST_API bcast_status bcast_infer_expand_shape(bcast_expand_mode mode, size_t data_rank,
+                                                const int64_t* data_dims, size_t target_rank,
+                                                const int64_t* target_dims,
+                                                const int64_t* axes_mapping, size_t axes_count,
+                                                int64_t axis, size_t out_capacity,
+                                                size_t* out_rank,
+                                                int64_t* out_dims) BCAST_NOEXCEPT;
+
+/* ------------------------------------------------------------------------ */
+/* Element types                                                             */
+/* ------------------------------------------------------------------------ */
+
+typedef int32_t bcast_dtype;
+enum {
+    BCAST_DTYPE_F32 = 0,
+    BCAST_DTYPE_F64 = 1,
+    BCAST_DTYPE_F16 = 2,  /* IEEE binary16 bits in uint16_t; computed in f32 */
+    BCAST_DTYPE_BF16 = 3, /* bfloat16 bits in uint16_t; computed in f32      */
+    BCAST_DTYPE_I8 = 4,
+    BCAST_DTYPE_U8 = 5,
+    BCAST_DTYPE_I16 = 6,
+    BCAST_DTYPE_U16 = 7,
+    BCAST_DTYPE_I32 = 8,
+    BCAST_DTYPE_U32 = 9,
+    BCAST_DTYPE_I64 = 10,
+    BCAST_DTYPE_U64 = 11,
+    BCAST_DTYPE_BOOL = 12 /* one byte, 0 or 1 */
+};
+
+/* Size of one element in bytes; 0 for an unknown dtype. */
+BCAST_API size_t bcast_dtype_size(bcast_dtype dtype) BCAST_NOEXCEPT;
+
+/* ------------------------------------------------------------------------ */
+/* Opcodes                                                                   */
+/* ------------------------------------------------------------------------ */
+/*
+ * Ids 0-18 are ncnn BinaryOp's op_type values. x is input 0, y is input 1.
+ * "float" = F32 F64 F16 BF16; "int" = I8 U8 I16 U16 I32 U32 I64 U64;
+ * "numeric" = float + int. F16/BF16 compute in f32 and round to nearest even.
+ * Float results are exact IEEE (no fast-math); POW/ATAN2/LOGADDEXP within 2 ulp.
+ * Integer +,-,* wrap; integer division/remainder by zero gives 0, INT_MIN/-1
+ * wraps to INT_MIN. The output dtype is the op's dtype unless marked "-> BOOL".
+ *
+ *  op                  inputs  dtypes     result
+ *  ADD                 2..16   numeric    x + y (+ ...)
+ *  SUB, RSUB           2       numeric    x - y ; y - x
+ *  MUL                 2..16   numeric    x * y (* ...)
+ *  DIV, RDIV           2       numeric    x / y (int: truncates) ; y / x
+ *  MAX, MIN            2..16   numeric    NaN from either side propagates
+ *  POW, RPOW           2       numeric    C pow; int: exact by squaring, a
+ *                                         negative exponent gives 0 unless the
+ *                                         base is 1 or -1
+ *  ATAN2, RATAN2       2       float      atan2(x, y) ; atan2(y, x)
+ *  FMOD, RFMOD         2       numeric    C fmod (sign of the dividend)
+ *  LOGADDEXP           2       float      log(exp(x) + exp(y))
+ *  FLOOR_DIVIDE, RFLOOR_DIVIDE 2 numeric  floor(x / y) as numpy //
+ *  REMAINDER, RREMAINDER 2     float      IEEE remainder (C remainder)
+ *  MOD                 2       numeric    floor remainder, sign of the divisor
+ *                                         (numpy %)
+ *  SQUARED_DIFFERENCE  2       numeric    (x - y)^2
+ *  PRELU               2       numeric    x < 0 ? x * y : x  (y = slope)
+ *  EQUAL .. GREATER_EQUAL 2    numeric, BOOL  -> BOOL
+ *  LOGICAL_AND/OR/XOR  2       BOOL       -> BOOL (any non-zero byte is true)
+ *  BITWISE_AND/OR/XOR  2       int, BOOL
+ *  SHIFT_LEFT/RIGHT    2       int        x << y, x >> y (arithmetic for signed);
+ *                                         a count < 0 or >= bit width gives 0
+ *  MEAN                2..16   float      (x + y + ...) / n
+ *  SELECT              3       all        cond ? x : y; input 0 is the BOOL
+ *                                         condition, dtype is that of x and y
+ *  COPY                1       all        materialise a broadcast (Expand)
+ */
+typedef int32_t bcast_opcode;
+enum {
+    BCAST_OP_ADD = 0,
+    BCAST_OP_SUB = 1,
+    BCAST_OP_MUL = 2,
+    BCAST_OP_DIV = 3,
+    BCAST_OP_MAX = 4,
+    BCAST_OP_MIN = 5,
+    BCAST_OP_POW = 6,
+    BCAST_OP_RSUB = 7,
+    BCAST_OP_RDIV = 8,
+    BCAST_OP_RPOW = 9,
+    BCAST_OP_ATAN2 = 10,
+    BCAST_OP_RATAN2 = 11,
+    BCAST_OP_FMOD = 12,
+    BCAST_OP_RFMOD = 13,
+    BCAST_OP_LOGADDEXP = 14,
+    BCAST_OP_FLOOR_DIVIDE = 15,
+    BCAST_OP_RFLOOR_DIVIDE = 16,
+    BCAST_OP_REMAINDER = 17,
+    BCAST_OP_RREMAINDER = 18,
+    BCAST_OP_MOD = 19,
+    BCAST_OP_SQUARED_DIFFERENCE = 20,
+    BCAST_OP_PRELU = 21,
+    BCAST_OP_EQUAL = 22,
+    BCAST_OP_NOT_EQUAL = 23,
+    BCAST_OP_LESS = 24,
+    BCAST_OP_LESS_EQUAL = 25,
+    BCAST_OP_GREATER = 26,
+    BCAST_OP_GREATER_EQUAL = 27,
+    BCAST_OP_LOGICAL_AND = 28,
+    BCAST_OP_LOGICAL_OR = 29,
+    BCAST_OP_LOGICAL_XOR = 30,
+    BCAST_OP_BITWISE_AND = 31,
+    BCAST_OP_BITWISE_OR = 32,
+    BCAST_OP_BITWISE_XOR = 33,
+    BCAST_OP_SHIFT_LEFT = 34,
+    BCAST_OP_SHIFT_RIGHT = 35,
+    BCAST_OP_MEAN = 36,
+    BCAST_OP_SELECT = 37,
+    BCAST_OP_COPY = 38
+};
+
+/* 1 if `opcode` accepts `dtype` (see the table above), else 0. Thread-safe. */
+BCAST_API int32_t bcast_op_supports(bcast_opcode opcode, bcast_dtype dtype) BCAST_NOEXCEPT;
+
+/* ------------------------------------------------------------------------ */
+/* Operators: create once, plan per shape, execute many times               */
+/* ------------------------------------------------------------------------ */
+
+typedef struct bcast_op bcast_op;
+
+/* Parameters of an op (bcast_op_set_param / bcast_op_get_param). */
+typedef int32_t bcast_param;
+enum {
+    BCAST_PARAM_RULE = 0,        /* a bcast_rule; default BCAST_RULE_NUMPY        */
+    BCAST_PARAM_AXIS = 1,        /* PDPD / ONNX_LEGACY / EXPAND_PDPD axis; def. -1 */
+    BCAST_PARAM_EXPAND_MODE = 2  /* a bcast_expand_mode for bcast_op_plan_to;
+                                    default BCAST_EXPAND_NUMPY                  */
+};
+
+/* Creates an op. *out receives a new handle, owned by the caller and released
+ * with bcast_op_destroy. UNSUPPORTED if the (opcode, dtype) pair is not in the
+ * table; INVALID_ARGUMENT for unknown values or out == NULL; *out is written
+ * only on success. */
+BCAST_API bcast_status bcast_op_create(bcast_opcode opcode, bcast_dtype dtype,
+                                       bcast_op** out) BCAST_NOEXCEPT;
+
+/* Sets a parameter. Any earlier plan is discarded (plan again before executing).
+ * INVALID_ARGUMENT for a NULL op, unknown parameter or out-of-range value; the
+ * op is unchanged on failure. Needs exclusive access to op. */
+BCAST_API bcast_status bcast_op_set_param(bcast_op* op, bcast_param param,
+                                          int64_t value) BCAST_NOEXCEPT;
+
+/* Reads a parameter into *value. INVALID_ARGUMENT for NULL or unknown param. */
+BCAST_API bcast_status bcast_op_get_param(const bcast_op* op, bcast_param param,
+                                          int64_t* value) BCAST_NOEXCEPT;
+
+/* Plans the op for these input shapes under the op's rule and axis.
+ *  num_inputs     the op's arity (see the table); ranks/dims as bcast_infer_shape.
+ *  strides        NULL (all inputs contiguous), or one entry per input: NULL
+ *                 (that input contiguous) or ranks[i] element strides; 0 and
+ *                 negative strides are allowed.
+ *  out_strides    NULL (contiguous output) or one element stride per output axis
+ *                 (e.g. ncnn's channel-padded cstep layout). Strides that make
+ *                 two output elements share memory are refused.
+ * SELECT under PDPD / UNIDIRECTIONAL / ONNX_LEGACY uses x (input 1) as the
+ * primary operand. The plan resolves the rule, coalesces the loops and picks the
+ * kernels for the current ISA. On failure the op has no plan (execute gives
+ * INVALID_STATE) and its parameters are unchanged. Needs exclusive access. */
+BCAST_API bcast_status bcast_op_plan(bcast_op* op, size_t num_inputs, const size_t* ranks,
+                                     const int64_t* const* dims,
+                                     const int64_t* const* strides,
+                                     const int64_t* out_strides) BCAST_NOEXCEPT;
+
+/* Plans the op so that every input is broadcast to a target shape under the op's
+ * BCAST_PARAM_EXPAND_MODE (and AXIS for EXPAND_PDPD): OpenVINO Broadcast and ONNX
+ * Expand with BCAST_OP_COPY, or any op whose output shape is given. Every input
+ * must resolve to the same output shape (bcast_infer_expand_shape of each input
+ * against the target). axes_mapping/axes_count: EXPLICIT only, applied to every
+ * input. Other arguments and failure behaviour as bcast_op_plan. */
+BCAST_API bcast_status bcast_op_plan_to(bcast_op* op, size_t num_inputs, const size_t* ranks,
+                                        const int64_t* const* dims,
+                                        const int64_t* const* strides, size_t target_rank,
+                                        const int64_t* target_dims,
+                                        const int64_t* axes_mapping, size_t axes_count,
+                                        const int64_t* out_strides) BCAST_NOEXCEPT;
+
+/* Writes the planned output shape: *rank, and rank extents into dims (room for
+ * capacity). INVALID_STATE without a plan; INVALID_ARGUMENT for NULLs or too
+ * small a capacity. Nothing written on failure. Thread-safe on a planned op. */
+BCAST_API bcast_status bcast_op_output_shape(const bcast_op* op, size_t capacity,
+                                             size_t* rank, int64_t* dims) BCAST_NOEXCEPT;
+
+/* Runs the planned op. inputs[i] points at input i's element at index
+ * (0,...,0); output likewise (with negative strides the data lie below it).
+ * Allocates nothing and does no shape work. The output may be exactly an input
+ * (same pointer, same dtype size, same layout over the output: in place); any
+ * other overlap between the output and an input is refused with
+ * INVALID_ARGUMENT and nothing is written. NULL pointers are accepted only when
+ * the output has no elements. INVALID_STATE without a plan. Thread-safe on a
+ * planned op (different outputs per thread). */
+BCAST_API bcast_status bcast_op_execute(const bcast_op* op, const void* const* inputs,
+                                        void* output) BCAST_NOEXCEPT;
+
+/* Describes the plan as one JSON object: op, dtype, rule, isa, output shape,
+ * "loops" outer to inner (extent and per-operand element strides, operands in
+ * the order the kernel sees them, output last), and the inner "kernel" kind
+ * ("vv", "vs", "sv", "periodic", "strided", "copy", "fill", "nary", or "empty").
+ * snprintf semantics: writes at most size bytes including the terminating NUL
+ * (nothing if buf is NULL or size is 0) and returns the full length without the
+ * NUL. Without a plan, describes the op and "planned": false. A NULL op gives 0. */
+BCAST_API size_t bcast_op_describe(const bcast_op* op, char* buf, size_t size) BCAST_NOEXCEPT;
+
+/* Releases an op. NULL is a no-op. Needs exclusive access. */
+BCAST_API void bcast_op_destroy(bcast_op* op) BCAST_NOEXCEPT;
+
+/* ------------------------------------------------------------------------ */
+/* CPU dispatch                                                              */
+/* ------------------------------------------------------------------------ */
+
+/* Name of the kernel set new plans use: "avx512", "avx2", "sse2", "neon" or
+ * "scalar". Static text. Thread-safe. */
+BCAST_API const char* bcast_isa(void) BCAST_NOEXCEPT;
+
+/* Caps the kernel set used by plans made from now on ("scalar", "sse2", "avx2",
+ * "avx512", "neon"; the best the CPU supports up to that cap). The environment
+ * variable BCAST_MAX_ISA does the same at load time. INVALID_ARGUMENT for NULL
+ * or an unknown name. Thread-safe. */
+BCAST_API bcast_status bcast_set_max_isa(const char* name) BCAST_NOEXCEPT;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BCAST_BCAST_H */

@@ -1,0 +1,46 @@
+// The kernel-table interface every ISA fills: one OpKernels per (kernel op,
+// dtype). Kernel ops are the public opcodes with the reversed ops folded onto
+// their base op (RSUB -> SUB with the operands swapped by the plan).
+//
+// All pointers point at the first element; strides are in elements (0 and
+// negative allowed). Input order is the kernel's: for a binary op, x is the
+// left operand. Output elements are of the op's output dtype (BOOL for
+// comparisons and logical ops). A kernel may be called with an output equal
+// to an input of the same element size (in place, same layout).
+#pragma once
+
+#include <bcast/bcast.h>
+
+#include <cstddef>
+
+namespace bcast::kernels {
+
+using BinaryFn = void (*)(std::size_t n, const void* x, const void* y, void* out);
+using PeriodicFn = void (*)(std::size_t n, std::size_t period, const void* x, const void* y,
+                            void* out);
+using UnaryFn = void (*)(std::size_t n, const void* x, void* out);
+using StridedFn = void (*)(std::size_t n, std::size_t num_inputs, const void* const* in,
+                           const std::ptrdiff_t* in_strides, void* out,
+                           std::ptrdiff_t out_stride);
+
+struct OpKernels {
+    // Binary ops (two inputs).
+    BinaryFn vv = nullptr;            // out[i] = x[i] op y[i]
+    BinaryFn vs = nullptr;            // out[i] = x[i] op y[0]
+    BinaryFn sv = nullptr;            // out[i] = x[0] op y[i]
+    PeriodicFn periodic_y = nullptr;  // out[i] = x[i] op y[i % period]
+    PeriodicFn periodic_x = nullptr;  // out[i] = x[i % period] op y[i]
+    // COPY (one input).
+    UnaryFn copy = nullptr;           // out[i] = x[i]
+    UnaryFn fill = nullptr;           // out[i] = x[0]
+    // Every supported pair has this one: any arity the op takes (variadic
+    // ADD/MUL/MAX/MIN/MEAN fold left to right; SELECT's in[0] is the BOOL
+    // condition), any strides.
+    StridedFn strided = nullptr;
+};
+
+// Portable C++ kernels: nullptr when (op, dtype) is not supported
+// (bcast::op_supports) or op is a reversed opcode.
+const OpKernels* portable_kernels(bcast_opcode kernel_op, bcast_dtype dtype);
+
+}  // namespace bcast::kernels
