@@ -1,0 +1,110 @@
+// The bcast_op_* handle functions: a bcast_op is a bcast::Operator.
+#include "guard.hpp"
+
+#include "core/op_info.hpp"
+#include "op/operator.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+struct bcast_op {
+    bcast::Operator impl;
+};
+
+namespace {
+
+using bcast::fail;
+
+template <class Op>
+Op* checked(Op* op) {
+    if (!op) fail(BCAST_ERROR_INVALID_ARGUMENT, "op is NULL");
+    return op;
+}
+
+}  // namespace
+
+extern "C" {
+
+size_t bcast_dtype_size(bcast_dtype dtype) noexcept { return bcast::dtype_size(dtype); }
+
+int32_t bcast_op_supports(bcast_opcode opcode, bcast_dtype dtype) noexcept {
+    return bcast::op_supports(opcode, dtype) ? 1 : 0;
+}
+
+bcast_status bcast_op_create(bcast_opcode opcode, bcast_dtype dtype, bcast_op** out) noexcept {
+    return bcast::capi::guarded([&] {
+        if (!out) fail(BCAST_ERROR_INVALID_ARGUMENT, "out is NULL");
+        *out = new bcast_op{bcast::Operator(opcode, dtype)};
+    });
+}
+
+bcast_status bcast_op_set_param(bcast_op* op, bcast_param param, int64_t value) noexcept {
+    return bcast::capi::guarded([&] { checked(op)->impl.set_param(param, value); });
+}
+
+bcast_status bcast_op_get_param(const bcast_op* op, bcast_param param, int64_t* value) noexcept {
+    return bcast::capi::guarded([&] {
+        if (!value) fail(BCAST_ERROR_INVALID_ARGUMENT, "value is NULL");
+        *value = checked(op)->impl.get_param(param);
+    });
+}
+
+bcast_status bcast_op_plan(bcast_op* op, size_t num_inputs, const size_t* ranks,
+                           const int64_t* const* dims, const int64_t* const* strides,
+                           const int64_t* out_strides) noexcept {
+    return bcast::capi::guarded(
+        [&] { checked(op)->impl.plan(num_inputs, ranks, dims, strides, out_strides); });
+}
+
+bcast_status bcast_op_plan_to(bcast_op* op, size_t num_inputs, const size_t* ranks,
+                              const int64_t* const* dims, const int64_t* const* strides,
+                              size_t target_rank, const int64_t* target_dims,
+                              const int64_t* axes_mapping, size_t axes_count,
+                              const int64_t* out_strides) noexcept {
+    return bcast::capi::guarded([&] {
+        checked(op)->impl.plan_to(num_inputs, ranks, dims, strides, target_rank, target_dims,
+                                  axes_mapping, axes_count, out_strides);
+    });
+}
+
+bcast_status bcast_op_output_shape(const bcast_op* op, size_t capacity, size_t* rank,
+                                   int64_t* dims) noexcept {
+    return bcast::capi::guarded([&] {
+        const bcast::Shape& out = checked(op)->impl.planned().out;
+        if (!rank) fail(BCAST_ERROR_INVALID_ARGUMENT, "rank is NULL");
+        if (out.rank > capacity) {
+            fail(BCAST_ERROR_INVALID_ARGUMENT, "capacity " + std::to_string(capacity) +
+                                                   " is below the output rank " +
+                                                   std::to_string(out.rank));
+        }
+        if (!dims && out.rank > 0) fail(BCAST_ERROR_INVALID_ARGUMENT, "dims is NULL");
+        std::copy(out.dims.begin(), out.dims.begin() + static_cast<std::ptrdiff_t>(out.rank), dims);
+        *rank = out.rank;
+    });
+}
+
+bcast_status bcast_op_execute(const bcast_op* op, const void* const* inputs,
+                              void* output) noexcept {
+    return bcast::capi::guarded([&] { checked(op)->impl.execute(inputs, output); });
+}
+
+size_t bcast_op_describe(const bcast_op* op, char* buf, size_t size) noexcept {
+    if (!op) return 0;
+    try {
+        const std::string text = op->impl.describe();
+        if (buf && size > 0) {
+            const std::size_t n = std::min(size - 1, text.size());
+            std::memcpy(buf, text.data(), n);
+            buf[n] = '\0';
+        }
+        return text.size();
+    } catch (...) {
+        bcast::capi::set_last_error("out of memory while describing the op");
+        if (buf && size > 0) buf[0] = '\0';
+        return 0;
+    }
+}
+
+void bcast_op_destroy(bcast_op* op) noexcept { delete op; }
+
+}  // extern "C"

@@ -1,0 +1,106 @@
+#include "exec/execute.hpp"
+
+#include "core/error.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace bcast::exec {
+namespace {
+
+using plan::InnerKind;
+using plan::kMaxOperands;
+
+// Addresses plus signed offsets, compared without wrap-around.
+__extension__ typedef __int128 wide_int;
+
+bool ranges_overlap(std::uintptr_t a, int64_t a_lo, int64_t a_hi, std::uintptr_t b,
+                    int64_t b_lo, int64_t b_hi) {
+    const wide_int a0 = static_cast<wide_int>(a) + a_lo, a1 = static_cast<wide_int>(a) + a_hi;
+    const wide_int b0 = static_cast<wide_int>(b) + b_lo, b1 = static_cast<wide_int>(b) + b_hi;
+    return a0 < b1 && b0 < a1;
+}
+
+void call_inner(const plan::Plan& p, char* const* ptr) {
+    const auto n = static_cast<std::size_t>(p.inner_count);
+    const std::size_t out = p.num_inputs;
+    const kernels::OpKernels& k = p.kernels;
+    switch (p.kind) {
+        case InnerKind::VV: k.vv(n, ptr[0], ptr[1], ptr[out]); return;
+        case InnerKind::VS: k.vs(n, ptr[0], ptr[1], ptr[out]); return;
+        case InnerKind::SV: k.sv(n, ptr[0], ptr[1], ptr[out]); return;
+        case InnerKind::PeriodicY:
+            k.periodic_y(n, static_cast<std::size_t>(p.period), ptr[0], ptr[1], ptr[out]);
+            return;
+        case InnerKind::PeriodicX:
+            k.periodic_x(n, static_cast<std::size_t>(p.period), ptr[0], ptr[1], ptr[out]);
+            return;
+        case InnerKind::Copy: k.copy(n, ptr[0], ptr[out]); return;
+        case InnerKind::Fill: k.fill(n, ptr[0], ptr[out]); return;
+        case InnerKind::Strided: {
+            const plan::Loop& inner = p.nest.loops[p.nest.num_loops - 1];
+            std::ptrdiff_t strides[kMaxOperands];
+            for (std::size_t o = 0; o < out; ++o) strides[o] = inner.stride[o];
+            k.strided(n, out, reinterpret_cast<const void* const*>(ptr), strides, ptr[out],
+                      inner.stride[out]);
+            return;
+        }
+        case InnerKind::Empty: return;
+    }
+}
+
+}  // namespace
+
+void check_buffers(const plan::Plan& p, const void* const* inputs, const void* output) {
+    if (p.kind == InnerKind::Empty) return;
+    if (!output) fail(BCAST_ERROR_INVALID_ARGUMENT, "output pointer is NULL");
+    if (!inputs) fail(BCAST_ERROR_INVALID_ARGUMENT, "inputs array is NULL");
+    const std::size_t out = p.num_inputs;
+    const auto out_addr = reinterpret_cast<std::uintptr_t>(output);
+    for (std::size_t k = 0; k < p.num_inputs; ++k) {
+        const std::size_t user = p.input_order[k];
+        if (!inputs[user]) {
+            fail(BCAST_ERROR_INVALID_ARGUMENT, "input " + std::to_string(user) + " is NULL");
+        }
+        const auto in_addr = reinterpret_cast<std::uintptr_t>(inputs[user]);
+        if (!ranges_overlap(in_addr, p.lo_byte[k], p.hi_byte[k], out_addr, p.lo_byte[out],
+                            p.hi_byte[out])) {
+            continue;
+        }
+        if (in_addr == out_addr && p.same_layout_as_output[user]) continue;  // in place
+        fail(BCAST_ERROR_INVALID_ARGUMENT,
+             "output overlaps input " + std::to_string(user) +
+                 " without the identical layout that in-place execution needs");
+    }
+}
+
+void run(const plan::Plan& p, const void* const* inputs, void* output) noexcept {
+    if (p.kind == InnerKind::Empty) return;
+    const std::size_t out = p.num_inputs;
+    char* ptr[kMaxOperands];
+    for (std::size_t k = 0; k < p.num_inputs; ++k) {
+        ptr[k] = static_cast<char*>(const_cast<void*>(inputs[p.input_order[k]]));
+    }
+    ptr[out] = static_cast<char*>(output);
+
+    // Odometer over the outer loops, innermost outer loop fastest.
+    const std::size_t depth = p.outer_loops;
+    int64_t index[kMaxRank] = {};
+    for (;;) {
+        call_inner(p, ptr);
+        std::size_t d = depth;
+        for (;;) {
+            if (d == 0) return;
+            --d;
+            const int64_t extent = p.nest.loops[d].extent;
+            if (++index[d] < extent) {
+                for (std::size_t o = 0; o <= out; ++o) ptr[o] += p.byte_stride[d][o];
+                break;
+            }
+            index[d] = 0;
+            for (std::size_t o = 0; o <= out; ++o) ptr[o] -= p.byte_stride[d][o] * (extent - 1);
+        }
+    }
+}
+
+}  // namespace bcast::exec

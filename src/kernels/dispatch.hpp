@@ -1,0 +1,25 @@
+// Run-time kernel selection: the best kernel table the CPU supports, capped by
+// bcast_set_max_isa / BCAST_MAX_ISA, with the portable kernels filling every
+// slot a faster table leaves empty.
+#pragma once
+
+#include "kernels/kernel_table.hpp"
+
+namespace bcast::kernels {
+
+struct Selection {
+    OpKernels kernels;
+    const char* isa;  // name of the table the fast slots came from
+};
+
+// Kernels for (kernel_op, dtype) under the current ISA cap; every slot the
+// portable table has is filled. kernels.strided is null when unsupported.
+Selection select_kernels(bcast_opcode kernel_op, bcast_dtype dtype);
+
+// Name of the ISA new plans use ("scalar", "sse2", "avx2", "avx512", "neon").
+const char* active_isa_name();
+
+// Caps the ISA; false for an unknown name (nothing changes then).
+bool set_max_isa(const char* name);
+
+}  // namespace bcast::kernels

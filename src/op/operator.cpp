@@ -1,0 +1,149 @@
+#include "op/operator.hpp"
+
+#include "core/error.hpp"
+#include "core/op_info.hpp"
+#include "exec/execute.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace bcast {
+namespace {
+
+const OpInfo& checked_info(bcast_opcode opcode, bcast_dtype dtype) {
+    const OpInfo* info = op_info(opcode);
+    if (!info) fail(BCAST_ERROR_INVALID_ARGUMENT, "unknown opcode " + std::to_string(opcode));
+    if (!valid_dtype(dtype)) fail(BCAST_ERROR_INVALID_ARGUMENT, "unknown dtype " + std::to_string(dtype));
+    if (!op_supports(opcode, dtype)) {
+        fail(BCAST_ERROR_UNSUPPORTED,
+             std::string(info->name) + " does not take dtype " + dtype_name(dtype));
+    }
+    return *info;
+}
+
+void check_arity(const OpInfo& info, std::size_t num_inputs) {
+    const auto n = static_cast<int64_t>(num_inputs);
+    if (n < info.min_inputs || n > info.max_inputs) {
+        std::string want = info.min_inputs == info.max_inputs
+                               ? std::to_string(info.min_inputs)
+                               : std::to_string(info.min_inputs) + " to " +
+                                     std::to_string(info.max_inputs);
+        fail(BCAST_ERROR_UNSUPPORTED, std::string(info.name) + " takes " + want +
+                                               " inputs, got " + std::to_string(num_inputs));
+    }
+}
+
+// SELECT's x (input 1) is the operand the others go into for one-sided rules.
+std::size_t primary_input(bcast_opcode opcode) { return opcode == BCAST_OP_SELECT ? 1 : 0; }
+
+}  // namespace
+
+Operator::Operator(bcast_opcode opcode, bcast_dtype dtype) : opcode_(opcode), dtype_(dtype) {
+    checked_info(opcode, dtype);
+}
+
+void Operator::set_param(bcast_param param, int64_t value) {
+    switch (param) {
+        case BCAST_PARAM_RULE:
+            if (value < INT32_MIN || value > INT32_MAX || !rule_name(static_cast<bcast_rule>(value))) {
+                fail(BCAST_ERROR_INVALID_ARGUMENT, "unknown rule " + std::to_string(value));
+            }
+            rule_ = static_cast<bcast_rule>(value);
+            break;
+        case BCAST_PARAM_AXIS:
+            if (value < -1) {
+                fail(BCAST_ERROR_INVALID_ARGUMENT,
+                     "axis " + std::to_string(value) + " is negative; only -1 (default) is allowed");
+            }
+            axis_ = value;
+            break;
+        case BCAST_PARAM_EXPAND_MODE:
+            if (value < INT32_MIN || value > INT32_MAX ||
+                !expand_mode_name(static_cast<bcast_expand_mode>(value))) {
+                fail(BCAST_ERROR_INVALID_ARGUMENT, "unknown expand mode " + std::to_string(value));
+            }
+            expand_mode_ = static_cast<bcast_expand_mode>(value);
+            break;
+        default:
+            fail(BCAST_ERROR_INVALID_ARGUMENT, "unknown parameter " + std::to_string(param));
+    }
+    plan_.reset();
+}
+
+int64_t Operator::get_param(bcast_param param) const {
+    switch (param) {
+        case BCAST_PARAM_RULE: return rule_;
+        case BCAST_PARAM_AXIS: return axis_;
+        case BCAST_PARAM_EXPAND_MODE: return expand_mode_;
+        default: fail(BCAST_ERROR_INVALID_ARGUMENT, "unknown parameter " + std::to_string(param));
+    }
+}
+
+std::vector<Shape> Operator::read_inputs(std::size_t num_inputs, const std::size_t* ranks,
+                                         const int64_t* const* dims) const {
+    check_arity(*op_info(opcode_), num_inputs);
+    if (!ranks || !dims) fail(BCAST_ERROR_INVALID_ARGUMENT, "ranks or dims is NULL");
+    std::vector<Shape> shapes(num_inputs);
+    for (std::size_t i = 0; i < num_inputs; ++i) {
+        const std::string what = "input " + std::to_string(i);
+        shapes[i] = make_shape(ranks[i], dims[i], what.c_str());
+    }
+    return shapes;
+}
+
+void Operator::install(std::size_t num_inputs, const Shape* inputs, const int64_t* const* strides,
+                       const int64_t* out_strides, const rules::Resolution& resolution) {
+    const plan::PlanRequest request{opcode_, dtype_, num_inputs, inputs, strides, out_strides};
+    plan_ = std::make_unique<plan::Plan>(plan::build_plan(request, resolution));
+}
+
+void Operator::plan(std::size_t num_inputs, const std::size_t* ranks, const int64_t* const* dims,
+                    const int64_t* const* strides, const int64_t* out_strides) {
+    plan_.reset();
+    const std::vector<Shape> shapes = read_inputs(num_inputs, ranks, dims);
+    const rules::Resolution res =
+        rules::resolve(rule_, axis_, shapes.data(), num_inputs, primary_input(opcode_));
+    install(num_inputs, shapes.data(), strides, out_strides, res);
+}
+
+void Operator::plan_to(std::size_t num_inputs, const std::size_t* ranks,
+                       const int64_t* const* dims, const int64_t* const* strides,
+                       std::size_t target_rank, const int64_t* target_dims,
+                       const int64_t* axes_mapping, std::size_t axes_count,
+                       const int64_t* out_strides) {
+    plan_.reset();
+    const std::vector<Shape> shapes = read_inputs(num_inputs, ranks, dims);
+    const Shape target = make_shape(target_rank, target_dims, "target");
+    rules::Resolution res;
+    res.num_inputs = num_inputs;
+    for (std::size_t i = 0; i < num_inputs; ++i) {
+        const rules::Resolution one =
+            rules::resolve_expand(expand_mode_, shapes[i], target, axes_mapping, axes_count, axis_);
+        if (i > 0 && one.out != res.out) {
+            fail(BCAST_ERROR_INCOMPATIBLE_SHAPES,
+                 std::string("broadcast ") + expand_mode_name(expand_mode_) + ": input " +
+                     std::to_string(i) + " " + to_string(shapes[i]) + " gives " +
+                     to_string(one.out) + " but input 0 gives " + to_string(res.out));
+        }
+        res.out = one.out;
+        res.inputs[i] = one.inputs[0];
+    }
+    install(num_inputs, shapes.data(), strides, out_strides, res);
+}
+
+const plan::Plan& Operator::planned() const {
+    if (!plan_) fail(BCAST_ERROR_INVALID_STATE, "the op has no plan: call bcast_op_plan first");
+    return *plan_;
+}
+
+void Operator::execute(const void* const* inputs, void* output) const {
+    const plan::Plan& p = planned();
+    exec::check_buffers(p, inputs, output);
+    exec::run(p, inputs, output);
+}
+
+std::string Operator::describe() const {
+    return plan::describe_json(opcode_, dtype_, rule_, axis_, plan_.get());
+}
+
+}  // namespace bcast

@@ -1,0 +1,47 @@
+// The object behind a bcast_op handle: the op's identity and parameters, and
+// its current plan. The C API layer only converts arguments and errors.
+#pragma once
+
+#include "plan/plan.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace bcast {
+
+class Operator {
+public:
+    // Throws INVALID_ARGUMENT / UNSUPPORTED for unknown or unsupported pairs.
+    Operator(bcast_opcode opcode, bcast_dtype dtype);
+
+    void set_param(bcast_param param, int64_t value);
+    int64_t get_param(bcast_param param) const;
+
+    void plan(std::size_t num_inputs, const std::size_t* ranks, const int64_t* const* dims,
+              const int64_t* const* strides, const int64_t* out_strides);
+    void plan_to(std::size_t num_inputs, const std::size_t* ranks, const int64_t* const* dims,
+                 const int64_t* const* strides, std::size_t target_rank,
+                 const int64_t* target_dims, const int64_t* axes_mapping,
+                 std::size_t axes_count, const int64_t* out_strides);
+
+    const plan::Plan& planned() const;  // INVALID_STATE without a plan
+    void execute(const void* const* inputs, void* output) const;
+    std::string describe() const;
+
+private:
+    // Validated input shapes for a plan call.
+    std::vector<Shape> read_inputs(std::size_t num_inputs, const std::size_t* ranks,
+                                   const int64_t* const* dims) const;
+    void install(std::size_t num_inputs, const Shape* inputs, const int64_t* const* strides,
+                 const int64_t* out_strides, const rules::Resolution& resolution);
+
+    bcast_opcode opcode_;
+    bcast_dtype dtype_;
+    bcast_rule rule_ = BCAST_RULE_NUMPY;
+    int64_t axis_ = -1;
+    bcast_expand_mode expand_mode_ = BCAST_EXPAND_NUMPY;
+    std::unique_ptr<plan::Plan> plan_;
+};
+
+}  // namespace bcast

@@ -1,0 +1,66 @@
+// bcast_op_describe's JSON: what a user needs to see why an op is fast or slow.
+#include "core/op_info.hpp"
+#include "plan/plan.hpp"
+
+#include <string>
+
+namespace bcast::plan {
+namespace {
+
+std::string json_list(const int64_t* values, std::size_t count) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < count; ++i) {
+        if (i) s += ",";
+        s += std::to_string(values[i]);
+    }
+    return s + "]";
+}
+
+std::string quoted(const char* text) { return std::string("\"") + text + "\""; }
+
+std::string loops_json(const Plan& p) {
+    std::string s = "[";
+    for (std::size_t l = 0; l < p.nest.num_loops && !p.nest.empty; ++l) {
+        const Loop& loop = p.nest.loops[l];
+        if (l) s += ",";
+        s += "{\"extent\":" + std::to_string(loop.extent) +
+             ",\"strides\":" + json_list(loop.stride.data(), p.num_inputs + 1) + "}";
+    }
+    return s + "]";
+}
+
+std::string operands_json(const Plan& p) {
+    std::string s = "[";
+    for (std::size_t k = 0; k < p.num_inputs; ++k) {
+        s += "\"input" + std::to_string(p.input_order[k]) + "\",";
+    }
+    return s + "\"output\"]";
+}
+
+std::string plan_fields(const Plan& p) {
+    std::string s = ",\"planned\":true,\"isa\":" + quoted(p.isa) +
+                    ",\"output_shape\":" + json_list(p.out.dims.data(), p.out.rank) +
+                    ",\"operands\":" + operands_json(p) + ",\"loops\":" + loops_json(p) +
+                    ",\"kernel\":" + quoted(inner_kind_name(p.kind, p.num_inputs)) +
+                    ",\"elements_per_call\":" + std::to_string(p.inner_count);
+    if (p.kind == InnerKind::PeriodicX || p.kind == InnerKind::PeriodicY) {
+        s += ",\"period\":" + std::to_string(p.period) + ",\"pattern\":" +
+             quoted(p.kind == InnerKind::PeriodicX ? "x" : "y");
+    }
+    return s;
+}
+
+}  // namespace
+
+std::string describe_json(bcast_opcode opcode, bcast_dtype dtype, bcast_rule rule, int64_t axis,
+                          const Plan* plan) {
+    const OpInfo* info = op_info(opcode);
+    std::string s = "{\"op\":" + quoted(info ? info->name : "?") +
+                    ",\"dtype\":" + quoted(dtype_name(dtype)) + ",\"rule\":" +
+                    quoted(rule_name(rule) ? rule_name(rule) : "?") +
+                    ",\"axis\":" + std::to_string(axis);
+    s += plan ? plan_fields(*plan) : std::string(",\"planned\":false");
+    return s + "}";
+}
+
+}  // namespace bcast::plan

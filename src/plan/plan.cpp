@@ -1,0 +1,228 @@
+#include "plan/plan.hpp"
+
+#include "core/checked.hpp"
+#include "core/error.hpp"
+#include "core/op_info.hpp"
+#include "kernels/dispatch.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <vector>
+
+namespace bcast::plan {
+namespace {
+
+// Row-major element strides for a shape.
+std::array<int64_t, kMaxRank> contiguous_strides(const Shape& s) {
+    std::array<int64_t, kMaxRank> st{};
+    int64_t step = 1;
+    for (std::size_t k = s.rank; k-- > 0;) {
+        st[k] = step;
+        step = checked_mul(step, std::max<int64_t>(s[k], 1), "contiguous stride");
+    }
+    return st;
+}
+
+// Input strides laid along the output axes: broadcast axes get stride 0.
+void align_input(const Shape& in, const int64_t* user_strides, const rules::Placement& place,
+                 const Shape& out, std::size_t operand, AlignedStrides& aligned) {
+    const std::array<int64_t, kMaxRank> own =
+        user_strides ? std::array<int64_t, kMaxRank>{} : contiguous_strides(in);
+    for (std::size_t k = 0; k < in.rank; ++k) {
+        if (in[k] == 1) continue;
+        const int axis = place.out_axis[k];
+        if (axis < 0 || static_cast<std::size_t>(axis) >= out.rank || out[axis] != in[k]) {
+            fail(BCAST_ERROR_INTERNAL, "plan: rule placed input axis " + std::to_string(k) +
+                                           " of " + to_string(in) + " badly in " + to_string(out));
+        }
+        const int64_t stride = user_strides ? user_strides[k] : own[k];
+        int64_t& slot = aligned.axis[static_cast<std::size_t>(axis)][operand];
+        slot = checked_add(slot, stride, "input stride");
+    }
+}
+
+void align_output(const Shape& out, const int64_t* user_strides, std::size_t operand,
+                  AlignedStrides& aligned) {
+    const std::array<int64_t, kMaxRank> own = contiguous_strides(out);
+    for (std::size_t k = 0; k < out.rank; ++k) {
+        aligned.axis[k][operand] = user_strides ? user_strides[k] : own[k];
+    }
+}
+
+// Distinct output elements must not share memory: with axes sorted by |stride|,
+// each stride must step past everything the smaller ones reach. (Sufficient,
+// not necessary; exotic interleavings are refused too.)
+void check_output_does_not_self_overlap(const Shape& out, const AlignedStrides& aligned,
+                                        std::size_t operand) {
+    std::vector<std::pair<int64_t, int64_t>> axes;  // |stride|, extent
+    for (std::size_t k = 0; k < out.rank; ++k) {
+        if (out[k] > 1) axes.emplace_back(std::llabs(aligned.axis[k][operand]), out[k]);
+    }
+    std::sort(axes.begin(), axes.end());
+    int64_t reach = 0;  // largest offset the smaller axes span
+    for (const auto& [stride, extent] : axes) {
+        if (stride <= reach) {
+            fail(BCAST_ERROR_INVALID_ARGUMENT,
+                 "output strides make distinct elements overlap (stride " +
+                     std::to_string(stride) + " on an axis of extent " + std::to_string(extent) +
+                     ")");
+        }
+        reach = checked_add(reach, checked_mul(stride, extent - 1, "output offset"),
+                            "output offset");
+    }
+}
+
+// Byte range [lo, hi) an operand touches over the whole output index space.
+void byte_range(const Shape& out, const AlignedStrides& aligned, std::size_t operand,
+                std::size_t elem_size, int64_t& lo, int64_t& hi) {
+    int64_t min_off = 0, max_off = 0;
+    for (std::size_t k = 0; k < out.rank; ++k) {
+        const int64_t span = checked_mul(aligned.axis[k][operand], out[k] - 1, "offset");
+        if (span < 0) {
+            min_off = checked_add(min_off, span, "offset");
+        } else {
+            max_off = checked_add(max_off, span, "offset");
+        }
+    }
+    const auto esz = static_cast<int64_t>(elem_size);
+    lo = checked_mul(min_off, esz, "byte offset");
+    hi = checked_add(checked_mul(max_off, esz, "byte offset"), esz, "byte offset");
+}
+
+bool same_layout(const Shape& out, const AlignedStrides& aligned, std::size_t a, std::size_t b) {
+    for (std::size_t k = 0; k < out.rank; ++k) {
+        if (out[k] > 1 && aligned.axis[k][a] != aligned.axis[k][b]) return false;
+    }
+    return true;
+}
+
+bool strides_are(const Loop& loop, std::size_t operand, int64_t value) {
+    return loop.stride[operand] == value;
+}
+
+// Short inner rows repeating along the next loop: one periodic call covers
+// both loops. x_pattern: the repeating operand is x (else y).
+bool try_periodic(Plan& p, bool x_pattern) {
+    const LoopNest& nest = p.nest;
+    if (p.num_inputs != 2 || nest.num_loops < 2) return false;
+    const Loop& inner = nest.loops[nest.num_loops - 1];
+    const Loop& outer = nest.loops[nest.num_loops - 2];
+    const int64_t n = inner.extent;
+    const std::size_t pat = x_pattern ? 0 : 1, full = x_pattern ? 1 : 0, out = 2;
+    if (n > kMaxPeriod) return false;
+    if (!(strides_are(inner, out, 1) && strides_are(outer, out, n))) return false;
+    if (!(strides_are(inner, full, 1) && strides_are(outer, full, n))) return false;
+    if (!(strides_are(inner, pat, 1) && strides_are(outer, pat, 0))) return false;
+    if (!(x_pattern ? p.kernels.periodic_x : p.kernels.periodic_y)) return false;
+    p.kind = x_pattern ? InnerKind::PeriodicX : InnerKind::PeriodicY;
+    p.inner_count = outer.extent * n;
+    p.period = n;
+    p.outer_loops = nest.num_loops - 2;
+    return true;
+}
+
+InnerKind pick_contiguous_kind(const Plan& p, const Loop& inner) {
+    const std::size_t out = p.num_inputs;
+    const bool single = inner.extent == 1;
+    if (!single && !strides_are(inner, out, 1)) return InnerKind::Strided;
+    auto unit = [&](std::size_t o) { return single || strides_are(inner, o, 1); };
+    auto zero = [&](std::size_t o) { return single || strides_are(inner, o, 0); };
+    if (p.num_inputs == 1) {
+        if (unit(0) && p.kernels.copy) return InnerKind::Copy;
+        if (zero(0) && p.kernels.fill) return InnerKind::Fill;
+        return InnerKind::Strided;
+    }
+    if (p.num_inputs == 2) {
+        if (unit(0) && unit(1) && p.kernels.vv) return InnerKind::VV;
+        if (unit(0) && zero(1) && p.kernels.vs) return InnerKind::VS;
+        if (zero(0) && unit(1) && p.kernels.sv) return InnerKind::SV;
+    }
+    return InnerKind::Strided;
+}
+
+void choose_inner_kernel(Plan& p) {
+    if (p.nest.empty) {
+        p.kind = InnerKind::Empty;
+        return;
+    }
+    if (try_periodic(p, false) || try_periodic(p, true)) return;
+    const Loop& inner = p.nest.loops[p.nest.num_loops - 1];
+    p.kind = pick_contiguous_kind(p, inner);
+    p.inner_count = inner.extent;
+    p.outer_loops = p.nest.num_loops - 1;
+}
+
+}  // namespace
+
+const char* inner_kind_name(InnerKind kind, std::size_t num_inputs) {
+    switch (kind) {
+        case InnerKind::Empty: return "empty";
+        case InnerKind::VV: return "vv";
+        case InnerKind::VS: return "vs";
+        case InnerKind::SV: return "sv";
+        case InnerKind::PeriodicY:
+        case InnerKind::PeriodicX: return "periodic";
+        case InnerKind::Copy: return "copy";
+        case InnerKind::Fill: return "fill";
+        case InnerKind::Strided: return num_inputs > 2 ? "nary" : "strided";
+    }
+    return "?";
+}
+
+Plan build_plan(const PlanRequest& rq, const rules::Resolution& res) {
+    const OpInfo* info = op_info(rq.opcode);
+    Plan p;
+    p.opcode = rq.opcode;
+    p.dtype = rq.dtype;
+    p.num_inputs = rq.num_inputs;
+    p.out = res.out;
+    const std::size_t out_op = rq.num_inputs;
+
+    const int64_t count = element_count(p.out);
+    const auto out_esz = dtype_size(output_dtype(rq.opcode, rq.dtype));
+    checked_mul(count, static_cast<int64_t>(out_esz), "output byte size");
+
+    for (std::size_t k = 0; k < rq.num_inputs; ++k) p.input_order[k] = k;
+    if (info->swapped) std::swap(p.input_order[0], p.input_order[1]);
+
+    AlignedStrides aligned;
+    aligned.num_operands = rq.num_inputs + 1;
+    for (std::size_t k = 0; k < rq.num_inputs; ++k) {
+        const std::size_t user = p.input_order[k];
+        align_input(rq.inputs[user], rq.strides ? rq.strides[user] : nullptr,
+                    res.inputs[user], p.out, k, aligned);
+        const bool is_condition = rq.opcode == BCAST_OP_SELECT && user == 0;
+        p.elem_size[k] = is_condition ? 1 : dtype_size(rq.dtype);
+    }
+    align_output(p.out, rq.out_strides, out_op, aligned);
+    p.elem_size[out_op] = out_esz;
+    if (count > 0) check_output_does_not_self_overlap(p.out, aligned, out_op);
+
+    for (std::size_t o = 0; o <= out_op; ++o) {
+        byte_range(p.out, aligned, o, p.elem_size[o], p.lo_byte[o], p.hi_byte[o]);
+    }
+    for (std::size_t k = 0; k < rq.num_inputs; ++k) {
+        p.same_layout_as_output[p.input_order[k]] =
+            p.elem_size[k] == out_esz && same_layout(p.out, aligned, k, out_op);
+    }
+
+    p.nest = coalesce(p.out, aligned);
+    for (std::size_t l = 0; l < p.nest.num_loops; ++l) {
+        for (std::size_t o = 0; o <= out_op; ++o) {
+            p.byte_stride[l][o] = checked_mul(p.nest.loops[l].stride[o],
+                                              static_cast<int64_t>(p.elem_size[o]), "byte stride");
+        }
+    }
+
+    const kernels::Selection sel = kernels::select_kernels(info->base, rq.dtype);
+    if (!sel.kernels.strided) {
+        fail(BCAST_ERROR_UNSUPPORTED, std::string(info->name) + " has no kernel for " +
+                                          dtype_name(rq.dtype));
+    }
+    p.kernels = sel.kernels;
+    p.isa = sel.isa;
+    choose_inner_kernel(p);
+    return p;
+}
+
+}  // namespace bcast::plan

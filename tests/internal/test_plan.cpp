@@ -1,0 +1,219 @@
+// Pins the plan: alignment, coalescing, loop descriptors and the inner kernel
+// kind for the patterns the SIMD kernels are built around.
+#include "core/error.hpp"
+#include "plan/loop_nest.hpp"
+#include "plan/plan.hpp"
+#include "rules/rules.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <initializer_list>
+#include <vector>
+
+using namespace bcast;
+using plan::InnerKind;
+
+namespace {
+
+Shape shape(std::initializer_list<int64_t> dims) {
+    Shape s;
+    for (int64_t d : dims) s[s.rank++] = d;
+    return s;
+}
+
+plan::Plan make_plan(bcast_opcode op, std::vector<Shape> inputs,
+                     const std::vector<const int64_t*>& strides = {},
+                     const int64_t* out_strides = nullptr, bcast_rule rule = BCAST_RULE_NUMPY,
+                     int64_t axis = -1, bcast_dtype dtype = BCAST_DTYPE_F32) {
+    const rules::Resolution res = rules::resolve(rule, axis, inputs.data(), inputs.size());
+    const plan::PlanRequest rq{op, dtype, inputs.size(), inputs.data(),
+                               strides.empty() ? nullptr : strides.data(), out_strides};
+    return plan::build_plan(rq, res);
+}
+
+std::vector<int64_t> extents(const plan::Plan& p) {
+    std::vector<int64_t> e;
+    for (std::size_t l = 0; l < p.nest.num_loops; ++l) e.push_back(p.nest.loops[l].extent);
+    return e;
+}
+
+std::vector<int64_t> strides_of(const plan::Plan& p, std::size_t operand) {
+    std::vector<int64_t> s;
+    for (std::size_t l = 0; l < p.nest.num_loops; ++l) s.push_back(p.nest.loops[l].stride[operand]);
+    return s;
+}
+
+using V = std::vector<int64_t>;
+
+}  // namespace
+
+TEST_CASE("per-channel NCHW bias is 3 loops with a vector-scalar inner loop", "[plan]") {
+    const auto p = make_plan(BCAST_OP_ADD, {shape({8, 64, 112, 112}), shape({1, 64, 1, 1})});
+    CHECK(extents(p) == V{8, 64, 112 * 112});
+    CHECK(strides_of(p, 0) == V{64 * 112 * 112, 112 * 112, 1});
+    CHECK(strides_of(p, 1) == V{0, 1, 0});
+    CHECK(strides_of(p, 2) == V{64 * 112 * 112, 112 * 112, 1});
+    CHECK(p.kind == InnerKind::VS);
+    CHECK(p.inner_count == 112 * 112);
+    CHECK(p.outer_loops == 2);
+}
+
+TEST_CASE("a column operand makes rows of vector-scalar", "[plan]") {
+    const auto p = make_plan(BCAST_OP_SUB, {shape({4096, 4096}), shape({4096, 1})});
+    CHECK(extents(p) == V{4096, 4096});
+    CHECK(strides_of(p, 1) == V{1, 0});
+    CHECK(p.kind == InnerKind::VS);
+}
+
+TEST_CASE("a reversed op swaps the operands instead of copying", "[plan]") {
+    const auto p = make_plan(BCAST_OP_RSUB, {shape({4096, 4096}), shape({4096, 1})});
+    CHECK(p.input_order[0] == 1);
+    CHECK(p.input_order[1] == 0);
+    CHECK(strides_of(p, 0) == V{1, 0});  // kernel x is the user's column
+    CHECK(p.kind == InnerKind::SV);
+}
+
+TEST_CASE("a short trailing operand is a periodic pattern", "[plan]") {
+    const auto p = make_plan(BCAST_OP_ADD, {shape({1000, 3}), shape({3})});
+    CHECK(p.kind == InnerKind::PeriodicY);
+    CHECK(p.period == 3);
+    CHECK(p.inner_count == 3000);
+    CHECK(p.outer_loops == 0);
+
+    const auto q = make_plan(BCAST_OP_ADD, {shape({1, 7}), shape({100, 7})});
+    CHECK(q.kind == InnerKind::PeriodicX);
+    CHECK(q.period == 7);
+
+    const auto r = make_plan(BCAST_OP_MUL, {shape({1, 112, 112, 3}), shape({3})});
+    CHECK(r.kind == InnerKind::PeriodicY);
+    CHECK(r.inner_count == 112 * 112 * 3);
+}
+
+TEST_CASE("a long trailing operand stays rows of vector-vector", "[plan]") {
+    const auto p = make_plan(BCAST_OP_ADD, {shape({4096, 4096}), shape({4096})});
+    CHECK(p.kind == InnerKind::VV);
+    CHECK(extents(p) == V{4096, 4096});
+    CHECK(strides_of(p, 1) == V{0, 1});
+}
+
+TEST_CASE("identical shapes coalesce into one contiguous loop", "[plan]") {
+    const auto p = make_plan(BCAST_OP_ADD, {shape({2, 3, 4, 5}), shape({2, 3, 4, 5})});
+    CHECK(extents(p) == V{120});
+    CHECK(p.kind == InnerKind::VV);
+}
+
+TEST_CASE("outer product runs scalar-vector rows", "[plan]") {
+    const auto p = make_plan(BCAST_OP_ADD, {shape({4096, 1}), shape({1, 4096})});
+    CHECK(extents(p) == V{4096, 4096});
+    CHECK(strides_of(p, 0) == V{1, 0});
+    CHECK(strides_of(p, 1) == V{0, 1});
+    CHECK(p.kind == InnerKind::SV);
+}
+
+TEST_CASE("two-sided broadcast keeps every distinct stride pattern", "[plan]") {
+    const auto p = make_plan(BCAST_OP_ADD, {shape({64, 1, 4096}), shape({1, 64, 1})});
+    CHECK(extents(p) == V{64, 64, 4096});
+    CHECK(strides_of(p, 0) == V{4096, 0, 1});
+    CHECK(strides_of(p, 1) == V{0, 1, 0});
+    CHECK(p.kind == InnerKind::VS);
+}
+
+TEST_CASE("a scalar operand is vector-scalar over one loop", "[plan]") {
+    const auto p = make_plan(BCAST_OP_ADD, {shape({16}), shape({})});
+    CHECK(extents(p) == V{16});
+    CHECK(p.kind == InnerKind::VS);
+}
+
+TEST_CASE("rank 0 and all-ones shapes are one element", "[plan]") {
+    const auto p = make_plan(BCAST_OP_ADD, {shape({}), shape({})});
+    CHECK(extents(p) == V{1});
+    CHECK(p.inner_count == 1);
+    CHECK(p.kind == InnerKind::VV);
+    const auto q = make_plan(BCAST_OP_ADD, {shape({1, 1}), shape({1})});
+    CHECK(extents(q) == V{1});
+}
+
+TEST_CASE("a zero extent gives an empty plan", "[plan]") {
+    const auto p = make_plan(BCAST_OP_ADD, {shape({0, 3}), shape({3})});
+    CHECK(p.kind == InnerKind::Empty);
+    CHECK(p.out.rank == 2);
+    CHECK(p.out[0] == 0);
+}
+
+TEST_CASE("channel-padded output strides (ncnn cstep) need no copy", "[plan]") {
+    const int64_t out_strides[] = {16, 5, 1};  // (c,h,w) = (2,3,5), cstep 16
+    const auto p = make_plan(BCAST_OP_ADD, {shape({2, 3, 5}), shape({2, 3, 5})}, {}, out_strides);
+    CHECK(extents(p) == V{2, 15});  // rows stay whole, channels keep their padding
+    CHECK(strides_of(p, 2) == V{16, 1});
+    CHECK(strides_of(p, 0) == V{15, 1});
+    CHECK(p.kind == InnerKind::VV);  // 15 elements per call, one call per channel
+
+    // A broadcast row repeats inside each padded channel as a pattern.
+    const auto q = make_plan(BCAST_OP_ADD, {shape({2, 3, 5}), shape({5})}, {}, out_strides);
+    CHECK(extents(q) == V{2, 3, 5});
+    CHECK(strides_of(q, 2) == V{16, 5, 1});
+    CHECK(q.kind == InnerKind::PeriodicY);
+    CHECK(q.inner_count == 15);
+    CHECK(q.outer_loops == 1);
+}
+
+TEST_CASE("negative input strides fall back to the strided kernel", "[plan]") {
+    const int64_t reversed[] = {-1};
+    const auto p = make_plan(BCAST_OP_ADD, {shape({10}), shape({10})}, {reversed, nullptr});
+    CHECK(strides_of(p, 0) == V{-1});
+    CHECK(p.kind == InnerKind::Strided);
+    CHECK(p.lo_byte[0] == -9 * 4);
+    CHECK(p.hi_byte[0] == 4);
+}
+
+TEST_CASE("a permuted output puts its smallest stride innermost", "[plan]") {
+    const int64_t transposed[] = {1, 3};  // out (3,4) stored column-major
+    const auto p = make_plan(BCAST_OP_ADD, {shape({3, 4}), shape({3, 4})}, {}, transposed);
+    CHECK(extents(p) == V{4, 3});
+    CHECK(strides_of(p, 2) == V{3, 1});
+    CHECK(strides_of(p, 0) == V{1, 4});
+}
+
+TEST_CASE("output strides that alias elements are refused", "[plan]") {
+    const int64_t zero[] = {0, 1};
+    REQUIRE_THROWS_AS(make_plan(BCAST_OP_ADD, {shape({3, 4}), shape({4})}, {}, zero), Error);
+    const int64_t overlapping[] = {2, 1};
+    try {
+        make_plan(BCAST_OP_ADD, {shape({3, 4}), shape({4})}, {}, overlapping);
+        FAIL("overlapping output strides were accepted");
+    } catch (const Error& e) {
+        CHECK(e.status() == BCAST_ERROR_INVALID_ARGUMENT);
+    }
+}
+
+TEST_CASE("in-place needs the output's exact layout", "[plan]") {
+    const auto p = make_plan(BCAST_OP_ADD, {shape({4, 5}), shape({5})});
+    CHECK(p.same_layout_as_output[0]);
+    CHECK_FALSE(p.same_layout_as_output[1]);
+    const auto cmp = make_plan(BCAST_OP_LESS, {shape({4, 5}), shape({4, 5})});
+    CHECK_FALSE(cmp.same_layout_as_output[0]);  // f32 in, bool out
+}
+
+TEST_CASE("coalesce merges only where every operand agrees", "[plan]") {
+    plan::AlignedStrides st;
+    st.num_operands = 2;
+    const Shape out = shape({2, 3, 4});
+    st.axis[0] = {12, 12};
+    st.axis[1] = {4, 0};
+    st.axis[2] = {1, 0};
+    const auto rows = plan::coalesce(out, st);  // inner (3,4) is one run for both
+    REQUIRE(rows.num_loops == 2);
+    CHECK(rows.loops[0].extent == 2);
+    CHECK(rows.loops[1].extent == 12);
+    CHECK(rows.loops[1].stride[1] == 0);
+
+    st.axis[0] = {12, 0};
+    st.axis[1] = {4, 1};
+    st.axis[2] = {1, 0};
+    CHECK(plan::coalesce(out, st).num_loops == 3);  // nothing merges
+
+    st.axis[1] = {4, 0};
+    const auto all = plan::coalesce(out, st);  // operand 1 is a scalar
+    REQUIRE(all.num_loops == 1);
+    CHECK(all.loops[0].extent == 24);
+}
