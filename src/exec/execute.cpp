@@ -21,10 +21,25 @@ bool ranges_overlap(std::uintptr_t a, int64_t a_lo, int64_t a_hi, std::uintptr_t
     return a0 < b1 && b0 < a1;
 }
 
+// One 2-D call over the last two loops (plan.rows > 0).
+void call_rows(const plan::Plan& p, char* const* ptr) {
+    const plan::Loop& row = p.nest.loops[p.outer_loops];
+    const auto rows = static_cast<std::size_t>(p.rows);
+    const auto n = static_cast<std::size_t>(p.inner_count);
+    const kernels::OpKernels& k = p.kernels;
+    const kernels::Binary2dFn fn =
+        p.kind == InnerKind::VV ? k.vv2d : p.kind == InnerKind::VS ? k.vs2d : k.sv2d;
+    fn(rows, n, ptr[0], row.stride[0], ptr[1], row.stride[1], ptr[2], row.stride[2]);
+}
+
 void call_inner(const plan::Plan& p, char* const* ptr) {
     const auto n = static_cast<std::size_t>(p.inner_count);
     const std::size_t out = p.num_inputs;
     const kernels::OpKernels& k = p.kernels;
+    if (p.rows > 0) {
+        call_rows(p, ptr);
+        return;
+    }
     switch (p.kind) {
         case InnerKind::VV: k.vv(n, ptr[0], ptr[1], ptr[out]); return;
         case InnerKind::VS: k.vs(n, ptr[0], ptr[1], ptr[out]); return;

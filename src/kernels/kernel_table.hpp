@@ -18,6 +18,11 @@ namespace bcast::kernels {
 using BinaryFn = void (*)(std::size_t n, const void* x, const void* y, void* out);
 using PeriodicFn = void (*)(std::size_t n, std::size_t period, const void* x, const void* y,
                             void* out);
+// rows x n: out[r*out_row + i] = x[r*x_row + i*sx] op y[r*y_row + i*sy] with
+// the inner strides (sx, sy) fixed by the slot; row strides in elements.
+using Binary2dFn = void (*)(std::size_t rows, std::size_t n, const void* x, std::ptrdiff_t x_row,
+                            const void* y, std::ptrdiff_t y_row, void* out,
+                            std::ptrdiff_t out_row);
 using UnaryFn = void (*)(std::size_t n, const void* x, void* out);
 using StridedFn = void (*)(std::size_t n, std::size_t num_inputs, const void* const* in,
                            const std::ptrdiff_t* in_strides, void* out,
@@ -30,6 +35,11 @@ struct OpKernels {
     BinaryFn sv = nullptr;            // out[i] = x[0] op y[i]
     PeriodicFn periodic_y = nullptr;  // out[i] = x[i] op y[i % period]
     PeriodicFn periodic_x = nullptr;  // out[i] = x[i % period] op y[i]
+    // Optional 2-D forms of vv / vs / sv: one call for many short rows. The
+    // executor calls the 1-D kernel per row where these are null.
+    Binary2dFn vv2d = nullptr;        // (sx, sy) = (1, 1)
+    Binary2dFn vs2d = nullptr;        // (1, 0)
+    Binary2dFn sv2d = nullptr;        // (0, 1)
     // COPY (one input).
     UnaryFn copy = nullptr;           // out[i] = x[i]
     UnaryFn fill = nullptr;           // out[i] = x[0]

@@ -43,6 +43,7 @@ std::string plan_fields(const Plan& p) {
                     ",\"operands\":" + operands_json(p) + ",\"loops\":" + loops_json(p) +
                     ",\"kernel\":" + quoted(inner_kind_name(p.kind, p.num_inputs)) +
                     ",\"elements_per_call\":" + std::to_string(p.inner_count);
+    if (p.rows > 0) s += ",\"rows_per_call\":" + std::to_string(p.rows);
     if (p.kind == InnerKind::PeriodicX || p.kind == InnerKind::PeriodicY) {
         s += ",\"period\":" + std::to_string(p.period) + ",\"pattern\":" +
              quoted(p.kind == InnerKind::PeriodicX ? "x" : "y");

@@ -140,6 +140,15 @@ InnerKind pick_contiguous_kind(const Plan& p, const Loop& inner) {
     return InnerKind::Strided;
 }
 
+kernels::Binary2dFn two_d_kernel(const Plan& p) {
+    switch (p.kind) {
+        case InnerKind::VV: return p.kernels.vv2d;
+        case InnerKind::VS: return p.kernels.vs2d;
+        case InnerKind::SV: return p.kernels.sv2d;
+        default: return nullptr;
+    }
+}
+
 void choose_inner_kernel(Plan& p) {
     if (p.nest.empty) {
         p.kind = InnerKind::Empty;
@@ -150,6 +159,12 @@ void choose_inner_kernel(Plan& p) {
     p.kind = pick_contiguous_kind(p, inner);
     p.inner_count = inner.extent;
     p.outer_loops = p.nest.num_loops - 1;
+    // Many rows per call where the ISA offers it: the row loop moves into the
+    // kernel, saving an indirect call and tail set-up per short row.
+    if (p.outer_loops > 0 && two_d_kernel(p)) {
+        p.rows = p.nest.loops[p.outer_loops - 1].extent;
+        --p.outer_loops;
+    }
 }
 
 }  // namespace

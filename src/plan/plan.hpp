@@ -40,6 +40,8 @@ struct Plan {
     std::size_t outer_loops = 0;   // loops walked by the executor
     int64_t inner_count = 0;       // elements per kernel call
     int64_t period = 0;            // PeriodicX / PeriodicY only
+    int64_t rows = 0;              // > 0: VV/VS/SV run as one 2-D call over
+                                   // the last two loops (rows x inner_count)
     InnerKind kind = InnerKind::Empty;
     kernels::OpKernels kernels{};
     const char* isa = "";
