@@ -614,11 +614,9 @@ Expected reference(bcast_opcode op, bcast_dtype dt, const uint64_t* in, std::siz
     if (kind_of(dt) == Kind::Float) return float_reference(op, dt, in, n);
     if (kind_of(dt) == Kind::Bool) {
         // BOOL elements are one byte; logical ops treat any non-zero byte as true.
+        // Comparisons and bitwise ops see the byte values 0/1 as unsigned numbers.
         uint64_t b[BCAST_MAX_INPUTS];
         for (std::size_t i = 0; i < n; ++i) b[i] = in[i] & 0xFF;
-        if (op == BCAST_OP_LOGICAL_AND || op == BCAST_OP_LOGICAL_OR || op == BCAST_OP_LOGICAL_XOR) {
-            return int_reference(op, BCAST_DTYPE_U8, b, n); // values compared with 0 only
-        }
         return int_reference(op, BCAST_DTYPE_U8, b, n);
     }
     return int_reference(op, dt, in, n);

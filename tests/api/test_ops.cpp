@@ -659,16 +659,67 @@ TEST_CASE("ops: special-value grid for every op and dtype", "[ops][values]") {
     });
 }
 
-TEST_CASE("ops: seeded random data at several broadcast shapes", "[ops][values]") {
-    const std::vector<std::vector<Shape>> cases = {
-        {{17}, {17}},          {{3, 5}, {5}},          {{4, 1, 3}, {2, 1}},
-        {{5}, {3, 5}},         {{2, 3, 4}, {1}},       {{1, 4}, {3, 1}},
-        {{2, 1, 3, 1}, {4, 1, 5}}};
-    uint64_t seed = 1;
+namespace {
+// Small shapes for every broadcasting pattern, and longer rows (67 is no
+// multiple of any vector width) so that vector bodies and tails both run.
+const std::vector<std::vector<Shape>>& random_shape_cases() {
+    static const std::vector<std::vector<Shape>> cases = {
+        {{17}, {17}},      {{3, 5}, {5}},      {{4, 1, 3}, {2, 1}},  {{5}, {3, 5}},
+        {{2, 3, 4}, {1}},  {{1, 4}, {3, 1}},   {{2, 1, 3, 1}, {4, 1, 5}},
+        {{3, 67}, {67}},   {{67}, {1}},        {{1}, {67}},          {{2, 33}, {2, 1}},
+        {{130}, {130}}};
+    return cases;
+}
+
+void check_all_random(uint64_t seed) {
     for_each_supported([&](bcast_opcode op, bcast_dtype dt) {
         if (!is_binary_value_op(op)) return;
-        for (const auto& shapes : cases) check_random(op, dt, shapes, seed++);
+        for (const auto& shapes : random_shape_cases()) check_random(op, dt, shapes, seed++);
     });
+}
+} // namespace
+
+TEST_CASE("ops: seeded random data at several broadcast shapes", "[ops][values]") {
+    check_all_random(1);
+}
+
+TEST_CASE("ops: values are the same under every kernel set (ISA cap)", "[ops][values][isa]") {
+    const std::string original = bcast_isa();
+    std::vector<std::string> seen;
+    for (const char* cap : {"scalar", "sse2", "avx2", "avx512", "neon"}) {
+        REQUIRE(bcast_set_max_isa(cap) == BCAST_OK);
+        const std::string isa = bcast_isa();
+        if (std::find(seen.begin(), seen.end(), isa) != seen.end()) continue;
+        seen.push_back(isa);
+        INFO("kernel set " << isa << " (cap " << cap << ")");
+        for_each_supported([](bcast_opcode op, bcast_dtype dt) {
+            if (is_binary_value_op(op)) check_grid(op, dt);
+        });
+        check_all_random(90000);
+    }
+    CHECK(bcast_set_max_isa(original.c_str()) == BCAST_OK);
+    CHECK(bcast_isa() == original);
+}
+
+TEST_CASE("ops: LOGADDEXP where the result is near zero (cancellation)", "[ops][values]") {
+    // exp(x) + exp(y) close to 1: y = log(1 - exp(x)), then nudged; the result
+    // is tiny, so the 2-ulp bound needs more than a plain x + log1p(exp(y - x)).
+    for (int d = 0; d < bref::kNumDtypes; ++d) {
+        const auto dt = static_cast<bcast_dtype>(d);
+        if (bref::kind_of(dt) != Kind::Float) continue;
+        std::vector<uint64_t> xs, ys;
+        for (int i = 0; i < 60; ++i) {
+            const double x = -0.3 - 0.025 * i;
+            for (double nudge : {0.0, 1e-3, -1e-3, 3e-6}) {
+                xs.push_back(bref::float_bits(dt, static_cast<double>(static_cast<float>(x))));
+                const double y = std::log1p(-std::exp(x)) + nudge;
+                ys.push_back(bref::float_bits(dt, dt == BCAST_DTYPE_F64 ? y : static_cast<double>(static_cast<float>(y))));
+            }
+        }
+        const auto n = static_cast<int64_t>(xs.size());
+        run_and_check(BCAST_OP_LOGADDEXP, dt, {make_filled(dt, {n}, xs), make_filled(dt, {n}, ys)});
+        run_and_check(BCAST_OP_LOGADDEXP, dt, {make_filled(dt, {n}, ys), make_filled(dt, {n}, xs)});
+    }
 }
 
 TEST_CASE("ops: reversed ops equal the base op with swapped operands", "[ops][values]") {
@@ -694,7 +745,7 @@ TEST_CASE("ops: reversed ops equal the base op with swapped operands", "[ops][va
     });
 }
 
-TEST_CASE("ops: variadic ADD MUL MAX MIN MEAN with 3, 5 and 8 inputs", "[ops][values]") {
+TEST_CASE("ops: variadic ADD MUL MAX MIN MEAN with 3 5 and 8 inputs", "[ops][values]") {
     const std::vector<Shape> shapes = {{3, 1}, {2, 1, 4}, {4},    {},
                                        {1, 3, 1}, {2, 3, 4}, {1, 1, 1, 4}, {2, 1, 1}};
     const bcast_opcode ops[] = {BCAST_OP_ADD, BCAST_OP_MUL, BCAST_OP_MAX, BCAST_OP_MIN, BCAST_OP_MEAN};
@@ -710,7 +761,7 @@ TEST_CASE("ops: variadic ADD MUL MAX MIN MEAN with 3, 5 and 8 inputs", "[ops][va
     }
 }
 
-TEST_CASE("ops: SELECT picks x where cond, else y, for every dtype", "[ops][values]") {
+TEST_CASE("ops: SELECT picks x where cond else y for every dtype", "[ops][values]") {
     for (int d = 0; d < bref::kNumDtypes; ++d) {
         const auto dt = static_cast<bcast_dtype>(d);
         const std::vector<uint64_t> vals = special_values(BCAST_OP_SELECT, dt);
@@ -787,7 +838,7 @@ TEST_CASE("ops: COPY materialises a broadcast for every dtype", "[ops][copy]") {
 // Layouts: strided inputs, padded outputs, in place, refused overlaps
 // ===========================================================================
 
-TEST_CASE("ops: strided inputs (negative, zero and transposed strides)", "[ops][layout]") {
+TEST_CASE("ops: strided inputs (negative zero and transposed strides)", "[ops][layout]") {
     const std::pair<bcast_opcode, bcast_dtype> pairs[] = {
         {BCAST_OP_SUB, BCAST_DTYPE_F32}, {BCAST_OP_DIV, BCAST_DTYPE_I16},
         {BCAST_OP_MUL, BCAST_DTYPE_F16}, {BCAST_OP_MAX, BCAST_DTYPE_U64},
@@ -838,6 +889,14 @@ TEST_CASE("ops: channel-padded output (ncnn cstep) leaves padding untouched", "[
         ins.push_back(make_filled(p.second, {2, 3, 5}, random_values(p.first, p.second, 30, rng)));
         ins.push_back(make_filled(p.second, {3, 1}, random_values(p.first, p.second, 3, rng)));
         run_and_check(p.first, p.second, std::move(ins), out_strides); // checks the padding too
+    }
+    SECTION("negative output strides (data below the output pointer)") {
+        std::mt19937_64 rng(5100);
+        std::vector<Operand> ins;
+        ins.push_back(make_filled(BCAST_DTYPE_F32, {3, 5}, random_values(BCAST_OP_SUB, BCAST_DTYPE_F32, 15, rng)));
+        ins.push_back(make_filled(BCAST_DTYPE_F32, {5}, random_values(BCAST_OP_SUB, BCAST_DTYPE_F32, 5, rng)));
+        run_and_check(BCAST_OP_SUB, BCAST_DTYPE_F32, ins, {-5, -1});
+        run_and_check(BCAST_OP_SUB, BCAST_DTYPE_F32, ins, {1, -3});
     }
     SECTION("output strides that alias two elements are refused") {
         OpHandle h;
