@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   catch2 libxsimd-dev
-  python3 python3-numpy
+  python3 python3-numpy python3-pytest
   binutils
 )
 

@@ -1,0 +1,31 @@
+"""bcast: element-wise ops on numpy arrays under every broadcasting rule in use
+(numpy/ONNX, OpenVINO none/pdpd/Broadcast, ONNX legacy axis, ncnn), through
+libbcast's C API with ctypes.
+
+    >>> import bcast, numpy as np
+    >>> bcast.add(np.ones((2, 3, 4, 5), "f4"), np.ones((3, 1), "f4"),
+    ...           rule="pdpd", axis=1).shape
+    (2, 3, 4, 5)
+
+The library is found through the environment variable BCAST_LIBRARY (a full
+path), else the system's libbcast.so.1. Inputs are used without copying
+(element strides, negative included); all data inputs must share one dtype
+(bcast does not promote: TypeError). Refusals raise bcast.BcastError
+subclasses carrying the library's message. Every call plans and releases its
+own handle, so calls are thread-safe; set_max_isa is process-wide.
+"""
+
+from .errors import (BcastError, IncompatibleShapesError, InternalError, InvalidArgumentError,
+                     InvalidStateError, OutOfMemoryError, SizeOverflowError, UnsupportedError)
+from .info import explain, isa, set_max_isa, version
+from .ops import *  # noqa: F401,F403 (one function per op, listed in ops.__all__)
+from .ops import __all__ as _ops
+from .shapes import infer_expand_shape, infer_shape
+
+__version__ = "1.0.0"
+
+__all__ = list(_ops) + [
+    "infer_shape", "infer_expand_shape", "explain", "isa", "set_max_isa", "version",
+    "BcastError", "InvalidArgumentError", "IncompatibleShapesError", "UnsupportedError",
+    "OutOfMemoryError", "SizeOverflowError", "InvalidStateError", "InternalError",
+]

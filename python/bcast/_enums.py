@@ -1,0 +1,92 @@
+"""The C API's enum values (<bcast/bcast.h>) and the numpy dtype mapping."""
+
+import numpy as np
+
+RULES = {
+    "none": 0,
+    "numpy": 1,
+    "multidirectional": 1,  # ONNX's name for the numpy rule
+    "unidirectional": 2,
+    "pdpd": 3,
+    "onnx_legacy": 4,
+    "ncnn": 5,
+}
+
+EXPAND_MODES = {"numpy": 0, "bidirectional": 1, "explicit": 2, "pdpd": 3}
+
+PARAM_RULE, PARAM_AXIS, PARAM_EXPAND_MODE = 0, 1, 2
+
+# Opcodes in their numeric order (ADD = 0 ... COPY = 38).
+OPCODES = {name: code for code, name in enumerate("""
+    add sub mul div max min pow rsub rdiv rpow atan2 ratan2 fmod rfmod logaddexp
+    floor_divide rfloor_divide remainder rremainder mod squared_difference prelu
+    equal not_equal less less_equal greater greater_equal logical_and logical_or
+    logical_xor bitwise_and bitwise_or bitwise_xor shift_left shift_right mean
+    select copy""".split())}
+
+# Ops whose result is BOOL whatever the input dtype.
+BOOL_RESULT_OPS = frozenset("""equal not_equal less less_equal greater greater_equal
+    logical_and logical_or logical_xor""".split())
+
+BFLOAT16 = "bfloat16"
+BF16_CODE = 3
+BOOL_CODE = 12
+
+# numpy dtype (native byte order) -> bcast_dtype. bfloat16 has no numpy dtype:
+# it is stored as uint16 bits and only chosen with an explicit dtype="bfloat16".
+_NUMPY_TO_CODE = {
+    np.dtype(np.float32): 0,
+    np.dtype(np.float64): 1,
+    np.dtype(np.float16): 2,
+    np.dtype(np.int8): 4,
+    np.dtype(np.uint8): 5,
+    np.dtype(np.int16): 6,
+    np.dtype(np.uint16): 7,
+    np.dtype(np.int32): 8,
+    np.dtype(np.uint32): 9,
+    np.dtype(np.int64): 10,
+    np.dtype(np.uint64): 11,
+    np.dtype(np.bool_): BOOL_CODE,
+}
+
+
+def _key(name, what):
+    if not isinstance(name, str):
+        raise TypeError("%s must be a name (str), not %r" % (what, name))
+    return name.strip().lower().replace("-", "_")
+
+
+def rule_code(rule):
+    key = _key(rule, "rule")
+    if key not in RULES:
+        raise ValueError("unknown rule %r (choose from: %s)" % (rule, ", ".join(RULES)))
+    return RULES[key]
+
+
+def expand_mode_code(mode):
+    key = _key(mode, "mode")
+    if key not in EXPAND_MODES:
+        raise ValueError("unknown expand mode %r (choose from: %s)" % (
+            mode, ", ".join(EXPAND_MODES)))
+    return EXPAND_MODES[key]
+
+
+def opcode(op):
+    key = _key(op, "op")
+    if key not in OPCODES:
+        raise ValueError("unknown op %r (choose from: %s)" % (op, ", ".join(OPCODES)))
+    return OPCODES[key]
+
+
+def is_bfloat16(dtype):
+    return isinstance(dtype, str) and _key(dtype, "dtype") in (BFLOAT16, "bf16")
+
+
+def numpy_dtype_code(dtype):
+    """bcast_dtype of a numpy dtype (any byte order); UnsupportedError-free:
+    returns None when bcast has no such dtype."""
+    return _NUMPY_TO_CODE.get(np.dtype(dtype).newbyteorder("="))
+
+
+def describe_numpy_dtypes():
+    return ", ".join(str(d) for d in _NUMPY_TO_CODE) + ", and 'bfloat16' (as uint16 bits)"

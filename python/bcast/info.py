@@ -1,0 +1,68 @@
+"""Plans as data (explain), the CPU dispatch, the library version."""
+
+import numpy as np
+
+from . import _arrays, _enums
+from ._library import check, lib
+from ._run import Op, _Shapes
+
+
+def explain(*shapes_or_arrays, op="add", dtype=None, rule="numpy", axis=-1,
+            target_shape=None, mode="bidirectional", axes_mapping=None):
+    """The plan bcast would run, as a dict (bcast_op_describe's JSON): output
+    shape, the coalesced loops with per-operand element strides, the inner
+    kernel kind and the ISA. Arrays contribute their shape and strides (and,
+    with dtype=None, their dtype: the first non-bool one for select); plain
+    shapes are contiguous; dtype otherwise defaults to float32. With
+    target_shape (or op="copy"), every input is broadcast to the target under
+    `mode`, as bcast.expand does."""
+    shapes, strides = [], []
+    for item in shapes_or_arrays:
+        if isinstance(item, np.ndarray):
+            shapes.append(item.shape)
+            strides.append(_arrays.element_strides(item))
+        else:
+            shapes.append(_arrays.as_shape(item))
+            strides.append(None)
+    if dtype is None:
+        dtypes = [a.dtype for a in shapes_or_arrays if isinstance(a, np.ndarray)]
+        if op == "select":
+            dtypes = dtypes[1:]
+        dtype = dtypes[0] if dtypes else np.float32
+    code, _ = _arrays.storage_dtype(dtype)
+    contiguous = [s is None for s in strides]
+    table = _Shapes(shapes, None if all(contiguous) else [
+        _contiguous_strides(shape) if s is None else s for shape, s in zip(shapes, strides)])
+    expanding = target_shape is not None or _enums.opcode(op) == _enums.OPCODES["copy"]
+    if expanding and target_shape is None:
+        raise ValueError("bcast.explain: op='copy' needs target_shape")
+    rule_code = None if expanding else _enums.rule_code(rule)
+    mode_code = _enums.expand_mode_code(mode) if expanding else None
+    with Op(_enums.opcode(op), code, rule_code, axis, mode_code) as handle:
+        handle.plan(table, target=None if target_shape is None else
+                    _arrays.as_shape(target_shape), axes_mapping=axes_mapping)
+        return handle.describe()
+
+
+def _contiguous_strides(shape):
+    strides, step = [], 1
+    for extent in reversed(shape):
+        strides.append(step)
+        step *= extent
+    return strides[::-1]
+
+
+def isa():
+    """The kernel set new plans use: "avx512", "avx2", "sse2", "neon" or "scalar"."""
+    return lib.bcast_isa().decode()
+
+
+def set_max_isa(name):
+    """Caps the kernel set of plans made from now on, process-wide (the best
+    the CPU supports up to `name`); InvalidArgumentError for unknown names."""
+    check(lib.bcast_set_max_isa(name.encode() if isinstance(name, str) else name))
+
+
+def version():
+    """The loaded library's version, e.g. "1.0.0"."""
+    return lib.bcast_version_string().decode()

@@ -1,0 +1,474 @@
+"""The Python package `bcast` (python/bcast) against numpy.
+
+Run by ctest as "python: package (pytest)":
+    BCAST_LIBRARY=build/capi/libbcast.so PYTHONPATH=python \
+        /usr/bin/python3 -m pytest -q tests/python/test_package.py
+The oracles are numpy (or Python's math module where numpy has no equal),
+never bcast itself.
+"""
+import math
+import os
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+import bcast
+from bcast import _arrays
+
+np.seterr(all="ignore")
+RNG = np.random.default_rng(20240607)
+
+
+def rand(shape, dtype="f4", low=-4, high=4):
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return RNG.integers(0, 2, shape).astype(bool)
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        return RNG.integers(max(low, info.min), min(high, info.max) + 1, shape).astype(dtype)
+    return RNG.uniform(low, high, shape).astype(dtype)
+
+
+def assert_same(got, expected):
+    """Same shape, same dtype, same values (NaN == NaN)."""
+    expected = np.asarray(expected)
+    assert got.shape == expected.shape
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_acceptance_pdpd_axis_1():
+    out = bcast.add(np.ones((2, 3, 4, 5), "f4"), np.ones((3, 1), "f4"), rule="pdpd", axis=1)
+    assert out.shape == (2, 3, 4, 5)
+    assert out.dtype == np.float32
+    assert np.all(out == 2)
+
+
+# ---------------------------------------------------------------------------
+# Every op family against numpy
+
+SHAPES = [((2, 3, 4), (4,)), ((3, 1), (1, 5)), ((5,), (5,)), ((), (2, 2)), ((2, 0, 3), (1, 3))]
+
+EXACT_BINARY = {  # op: (numpy oracle, dtypes)
+    "sub": (np.subtract, ["f4", "f8", "i4", "u8", "i8"]),
+    "rsub": (lambda x, y: y - x, ["f4", "i2"]),
+    "mul": (np.multiply, ["f4", "f8", "i4", "u2"]),
+    "div": (np.divide, ["f4", "f8"]),
+    "rdiv": (lambda x, y: y / x, ["f8"]),
+    "fmod": (np.fmod, ["f4", "f8"]),
+    "rfmod": (lambda x, y: np.fmod(y, x), ["f8"]),
+    "squared_difference": (lambda x, y: (x - y) * (x - y), ["f4", "i4"]),
+    "prelu": (lambda x, y: np.where(x < 0, x * y, x), ["f4", "i4"]),
+    "equal": (np.equal, ["f4", "i4", "bool"]),
+    "not_equal": (np.not_equal, ["f8", "u1"]),
+    "less": (np.less, ["f4", "i8"]),
+    "less_equal": (np.less_equal, ["f4", "u4"]),
+    "greater": (np.greater, ["f2", "i1"]),
+    "greater_equal": (np.greater_equal, ["f8", "i2"]),
+    "logical_and": (np.logical_and, ["bool"]),
+    "logical_or": (np.logical_or, ["bool"]),
+    "logical_xor": (np.logical_xor, ["bool"]),
+    "bitwise_and": (np.bitwise_and, ["i4", "u1", "bool"]),
+    "bitwise_or": (np.bitwise_or, ["i8", "bool"]),
+    "bitwise_xor": (np.bitwise_xor, ["u2", "bool"]),
+}
+
+
+@pytest.mark.parametrize("shapes", SHAPES)
+@pytest.mark.parametrize("op", sorted(EXACT_BINARY))
+def test_binary_ops_match_numpy(op, shapes):
+    oracle, dtypes = EXACT_BINARY[op]
+    for dt in dtypes:
+        x, y = rand(shapes[0], dt), rand(shapes[1], dt)
+        if op in ("div", "rdiv", "fmod", "rfmod"):
+            x[x == 0], y[y == 0] = 1, 1  # keep the oracle's NaN signs out of it
+        expected = oracle(x, y)
+        if np.asarray(expected).dtype != np.bool_:
+            expected = np.asarray(expected).astype(dt)
+        assert_same(getattr(bcast, op)(x, y), expected)
+
+
+@pytest.mark.parametrize("op,oracle", [
+    ("add", lambda arrays: sum(arrays[1:], arrays[0])),
+    ("mul", lambda arrays: np.prod(np.broadcast_arrays(*arrays), axis=0)),
+    ("max", lambda arrays: np.maximum.reduce(np.broadcast_arrays(*arrays))),
+    ("min", lambda arrays: np.minimum.reduce(np.broadcast_arrays(*arrays))),
+])
+def test_variadic_ops_match_numpy(op, oracle):
+    arrays = [rand(s, "i4") for s in [(2, 1, 4), (3, 1), (4,), (1, 1, 1)]]
+    assert_same(getattr(bcast, op)(*arrays), oracle(arrays).astype("i4"))
+    two = [rand((3, 4), "f8"), rand((4,), "f8")]
+    assert_same(getattr(bcast, op)(*two), oracle(two))
+
+
+def test_mean_of_three():
+    arrays = [np.array([1, 2], "f8"), np.array([[4], [7]], "f8"), np.array(10, "f8")]
+    assert_same(bcast.mean(*arrays), (arrays[0] + arrays[1] + arrays[2]) / 3)
+
+
+def test_max_min_propagate_nan_from_either_side():
+    x = np.array([np.nan, 1, 2], "f4")
+    y = np.array([0, np.nan, 1], "f4")
+    assert_same(bcast.max(x, y), np.maximum(x, y))
+    assert_same(bcast.min(y, x), np.minimum(y, x))
+
+
+@pytest.mark.parametrize("op,oracle", [
+    ("pow", lambda x, y: np.power(x, y)),
+    ("rpow", lambda x, y: np.power(y, x)),
+    ("atan2", np.arctan2),
+    ("ratan2", lambda x, y: np.arctan2(y, x)),
+    ("logaddexp", np.logaddexp),
+])
+def test_transcendental_ops_within_2_ulp(op, oracle):
+    x, y = rand((3, 4), "f4", 0.1, 3), rand((4,), "f4", -2, 2)
+    if op == "rpow":
+        x, y = y, x
+    got = getattr(bcast, op)(x, y)
+    expected = oracle(x.astype("f8"), y.astype("f8"))
+    assert got.dtype == np.float32 and got.shape == expected.shape
+    ulp = np.spacing(np.abs(expected).astype("f4")).astype("f8")
+    assert np.all(np.abs(got - expected) <= 2 * ulp)
+
+
+def test_integer_division_family_follows_c_and_numpy():
+    x = np.array([7, -7, 7, -7, 5, -128], "i1")
+    y = np.array([2, 2, -2, -2, 0, -1], "i1")
+    # div truncates (C), division by zero gives 0, INT_MIN / -1 wraps.
+    assert_same(bcast.div(x, y), np.array([3, -3, -3, 3, 0, -128], "i1"))
+    nz = y != 0
+    assert_same(bcast.floor_divide(x[nz][:4], y[nz][:4]), x[:4] // y[:4])
+    assert_same(bcast.rfloor_divide(y[:4], x[:4]), x[:4] // y[:4])
+    assert_same(bcast.mod(x[:4], y[:4]), np.mod(x[:4], y[:4]))
+    assert_same(bcast.fmod(x[:4], y[:4]), np.fmod(x[:4], y[:4]))
+    assert bcast.mod(x, y)[4] == 0 and bcast.floor_divide(x, y)[4] == 0
+
+
+def test_remainder_is_ieee_remainder():
+    x = rand((5, 4), "f8", -10, 10)
+    y = rand((4,), "f8", 0.5, 3)
+    expected = np.array([[math.remainder(a, b) for a, b in zip(row, y)] for row in x])
+    assert_same(bcast.remainder(x, y), expected)
+    assert_same(bcast.rremainder(y, x), expected)
+
+
+def test_integer_pow_is_exact():
+    x = np.array([2, 3, -2, 1, -1, 5], "i8")
+    y = np.array([10, 3, 5, -3, -3, -1], "i8")
+    assert_same(bcast.pow(x, y), np.array([1024, 27, -32, 1, -1, 0], "i8"))
+
+
+def test_shifts():
+    x = np.array([1, -8, 3, 1], "i4")
+    y = np.array([3, 1, 0, 31], "i4")
+    assert_same(bcast.shift_left(x, y), np.left_shift(x, y))
+    assert_same(bcast.shift_right(x, y), np.right_shift(x, y))
+    # A count < 0 or >= the bit width gives 0 (numpy's result is undefined there).
+    assert_same(bcast.shift_left(np.array([1, 1, 1], "i1"), np.array([8, 9, -1], "i1")),
+                np.zeros(3, "i1"))
+
+
+def test_select_matches_where():
+    cond = rand((2, 3, 1), "bool")
+    x, y = rand((3, 4), "f4"), rand((4,), "f4")
+    assert_same(bcast.select(cond, x, y), np.where(cond, x, y))
+    with pytest.raises(TypeError, match="condition must be a bool array"):
+        bcast.select(np.ones(3, "i4"), x[0, :3], y[:3])
+
+
+@pytest.mark.parametrize("dtype", ["f4", "f8", "f2", "i1", "u1", "i2", "u2", "i4", "u4", "i8",
+                                   "u8", "bool"])
+def test_every_numpy_dtype_maps(dtype):
+    x, y = rand((3, 5), dtype), rand((5,), dtype)
+    assert_same(bcast.equal(x, y), x == y)
+    assert_same(bcast.expand(y, (2, 5)), np.broadcast_to(y, (2, 5)))
+    if dtype != "bool":
+        assert_same(bcast.add(x, y), (x + y).astype(dtype))
+
+
+def test_bfloat16_through_uint16_bits():
+    one, two, three = np.uint16(0x3F80), np.uint16(0x4000), np.uint16(0x4040)
+    x = np.array([one, two], np.uint16)
+    assert_same(bcast.add(x, x, dtype="bfloat16"), np.array([two, 0x4080], np.uint16))
+    assert_same(bcast.less(x, np.array([three], np.uint16), dtype="bfloat16"), [True, True])
+    # Without dtype= the same arrays are plain uint16 integers.
+    assert_same(bcast.add(x, x), (x + x).astype(np.uint16))
+    with pytest.raises(TypeError, match="uint16 arrays of bfloat16 bits"):
+        bcast.add(np.ones(2, "f4"), np.ones(2, "f4"), dtype="bfloat16")
+
+
+def test_expand_modes():
+    data = np.arange(3, dtype="i4").reshape(3, 1)
+    assert_same(bcast.expand(data, (2, 1, 6)), np.broadcast_to(data, (2, 3, 6)))
+    assert_same(bcast.copy(data, (3, 4), mode="numpy"), np.broadcast_to(data, (3, 4)))
+    d2 = np.arange(8, dtype="f4").reshape(2, 4)
+    assert_same(bcast.expand(d2, (2, 3, 4), mode="explicit", axes_mapping=[0, 2]),
+                np.broadcast_to(d2[:, None, :], (2, 3, 4)))
+    assert_same(bcast.expand(data, (2, 3, 6), mode="pdpd", axis=1),
+                np.broadcast_to(data, (2, 3, 6)))
+    with pytest.raises(bcast.IncompatibleShapesError):
+        bcast.expand(np.ones(5), (1,), mode="numpy")
+
+
+# ---------------------------------------------------------------------------
+# Rules
+
+def test_pdpd_axis_places_b_at_the_axis():
+    a, b = rand((2, 3, 4, 5)), rand((3, 4))
+    assert_same(bcast.sub(a, b, rule="pdpd", axis=1), a - b[None, :, :, None])
+    c = rand((4, 5))
+    assert_same(bcast.sub(a, c, rule="pdpd"), a - c)  # default axis: suffix
+    with pytest.raises(bcast.IncompatibleShapesError, match="pdpd"):
+        bcast.add(rand((8, 1, 6, 1)), rand((7, 1, 5)), rule="pdpd", axis=1)
+
+
+def test_onnx_legacy_axis():
+    a, b = rand((2, 3, 4, 5), "i4"), rand((3, 4), "i4")
+    assert_same(bcast.mul(a, b, rule="onnx_legacy", axis=1), a * b[None, :, :, None])
+    # Interior 1s do not stretch under the legacy rule.
+    with pytest.raises(bcast.IncompatibleShapesError, match="onnx_legacy|legacy"):
+        bcast.mul(a, rand((3, 1, 5), "i4"), rule="onnx_legacy", axis=1)
+
+
+def test_ncnn_outer_axis_alignment():
+    # A 1-D operand equal to the outermost extent goes on the outer axis,
+    # where numpy would refuse.
+    a, b = rand((4, 3, 2)), rand((4,))
+    assert_same(bcast.add(a, b, rule="ncnn"), a + b[:, None, None])
+    with pytest.raises(bcast.IncompatibleShapesError):
+        bcast.add(a, b)
+    c = rand((2,))
+    assert_same(bcast.add(a, c, rule="ncnn"), a + c)
+
+
+def test_unidirectional_and_none():
+    a, b = rand((2, 3, 4)), rand((3, 1))
+    assert_same(bcast.add(a, b, rule="unidirectional"), a + b)
+    with pytest.raises(bcast.IncompatibleShapesError):
+        bcast.add(b, a, rule="unidirectional")
+    assert_same(bcast.add(a, a, rule="none"), a + a)
+    with pytest.raises(bcast.IncompatibleShapesError, match="none"):
+        bcast.add(np.ones((), "f4"), np.ones((1,), "f4"), rule="none")
+    assert_same(bcast.add(a, b, rule="multidirectional"), a + b)
+
+
+# ---------------------------------------------------------------------------
+# Strides, views, out=
+
+def test_inputs_of_the_right_dtype_are_not_copied():
+    base = rand((6, 8))
+    view = base[::-1, ::2].T
+    arrays, code, storage = _arrays.prepare_data([view, base[0]], None, "t")
+    assert arrays[0] is view and arrays[1].base is base
+    assert code == 0 and storage == np.float32
+
+
+@pytest.mark.parametrize("make", [
+    lambda a: a[::-1],
+    lambda a: np.repeat(a, 2, axis=1)[:, ::-2],
+    lambda a: a.T.copy().T,
+    lambda a: np.broadcast_to(a[:1], a.shape),  # stride 0
+    lambda a: a.astype(">f4"),  # foreign byte order: converted
+    lambda a: np.frombuffer(b"\0" + a.tobytes(), "f4", a.size, 1).reshape(a.shape),  # misaligned
+])
+def test_non_contiguous_views(make):
+    a = rand((4, 6))
+    v = make(a)
+    assert_same(bcast.mul(v, a), (v * a).astype("f4"))
+    assert_same(bcast.mul(a.T, v.T), (a.T * v.T).astype("f4"))
+
+
+def test_out_contiguous_strided_and_in_place():
+    a, b = rand((3, 4)), rand((4,))
+    out = np.empty((3, 4), "f4")
+    assert bcast.add(a, b, out=out) is out
+    assert_same(out, a + b)
+    big = np.zeros((8, 3), "f4")
+    strided = big[::2].T[::-1].T  # (4, 3) with negative and non-unit strides
+    assert_same(bcast.sub(a.T, b[:, None], out=strided), a.T - b[:, None])
+    assert np.all(big[1::2] == 0)  # nothing written between the rows
+    expected = a * b
+    assert bcast.mul(a, b, out=a) is a
+    assert_same(a, expected)
+
+
+def test_out_is_validated():
+    a = rand((2, 3))
+    with pytest.raises(ValueError, match=r"out has shape \(3, 2\), the result has shape"):
+        bcast.add(a, a, out=np.empty((3, 2), "f4"))
+    with pytest.raises(TypeError, match="out has dtype float64, the result is float32"):
+        bcast.add(a, a, out=np.empty((2, 3), "f8"))
+    with pytest.raises(TypeError, match="the result is bool"):
+        bcast.less(a, a, out=np.empty((2, 3), "f4"))
+    ro = np.empty((2, 3), "f4")
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        bcast.add(a, a, out=ro)
+    with pytest.raises(TypeError, match="numpy.ndarray"):
+        bcast.add(a, a, out=[0] * 6)
+    # Partial overlap with an input: the library refuses and writes nothing.
+    buf = np.arange(8, dtype="f4")
+    before = buf.copy()
+    with pytest.raises(bcast.InvalidArgumentError):
+        bcast.add(buf[:6], buf[:6], out=buf[2:])
+    assert_same(buf, before)
+
+
+def test_zero_d_and_empty():
+    got = bcast.add(np.float32(2), np.float32(3))
+    assert got.shape == () and got.dtype == np.float32 and got == 5
+    assert_same(bcast.add(np.ones((0, 3), "f4"), np.ones(3, "f4")), np.empty((0, 3), "f4"))
+
+
+def test_python_scalars_take_the_arrays_dtype():
+    a = np.array([1, 2, 3], "i2")
+    assert_same(bcast.add(a, 1), np.array([2, 3, 4], "i2"))
+    assert_same(bcast.add([1.5, 2.5], np.float32(1)), np.array([2.5, 3.5], "f4"))
+    with pytest.raises(TypeError, match="cannot cast float64 to int16"):
+        bcast.add(a, 1.5)
+
+
+# ---------------------------------------------------------------------------
+# Errors
+
+def test_error_types_and_messages():
+    with pytest.raises(bcast.IncompatibleShapesError) as e:
+        bcast.add(np.ones((2, 3, 5), "f4"), np.ones((4, 5), "f4"))
+    assert isinstance(e.value, ValueError) and isinstance(e.value, bcast.BcastError)
+    assert str(e.value) == "numpy: cannot broadcast dimension 1: 3 vs 4 (shapes (2,3,5) and (4,5))"
+    assert e.value.status == 2 and e.value.status_name == "BCAST_ERROR_INCOMPATIBLE_SHAPES"
+
+    with pytest.raises(bcast.UnsupportedError, match="ATAN2") as e:
+        bcast.atan2(np.ones(2, "i4"), np.ones(2, "i4"))
+    assert isinstance(e.value, TypeError) and isinstance(e.value, NotImplementedError)
+    assert e.value.status == 3
+
+    with pytest.raises(bcast.InvalidArgumentError) as e:
+        bcast.add(np.ones((2, 3), "f4"), np.ones(3, "f4"), rule="pdpd", axis=-2)
+    assert isinstance(e.value, ValueError) and "axis" in str(e.value)
+
+    with pytest.raises(bcast.InvalidArgumentError):
+        bcast.set_max_isa("bogus")
+    with pytest.raises(bcast.UnsupportedError, match="complex128"):
+        bcast.add(np.ones(2, complex), np.ones(2, complex))
+    with pytest.raises(bcast.BcastError):
+        bcast.add(np.ones(2, "f4"))  # one input: the library refuses the arity
+
+
+def test_python_side_errors():
+    with pytest.raises(TypeError, match="different dtypes float32 and float64"):
+        bcast.add(np.ones(2, "f4"), np.ones(2, "f8"))
+    with pytest.raises(ValueError, match="unknown rule 'bogus'"):
+        bcast.add(np.ones(2), np.ones(2), rule="bogus")
+    with pytest.raises(ValueError, match="unknown expand mode"):
+        bcast.expand(np.ones(2), (2,), mode="sideways")
+
+
+def test_status_mapping_of_every_code():
+    from bcast.errors import error_for_status
+    expected = {1: (bcast.InvalidArgumentError, ValueError),
+                2: (bcast.IncompatibleShapesError, ValueError),
+                3: (bcast.UnsupportedError, TypeError),
+                4: (bcast.OutOfMemoryError, MemoryError),
+                5: (bcast.SizeOverflowError, OverflowError),
+                6: (bcast.InvalidStateError, RuntimeError),
+                7: (bcast.InternalError, RuntimeError)}
+    for status, classes in expected.items():
+        error = error_for_status(status, "msg")
+        assert all(isinstance(error, c) for c in classes) and str(error) == "msg"
+    assert type(error_for_status(99, "x")) is bcast.BcastError
+
+
+# ---------------------------------------------------------------------------
+# Shapes, explain, dispatch, loading
+
+def test_infer_shape():
+    assert bcast.infer_shape((2, 1, 5), (4, 1)) == (2, 4, 5)
+    assert bcast.infer_shape((3, 2, 1, 4), (5, 4), 1) == (3, 2, 5, 4)
+    assert bcast.infer_shape((2, 3, 4, 5), (3, 1), rule="pdpd", axis=1) == (2, 3, 4, 5)
+    assert bcast.infer_shape(np.ones((4, 3, 2)), (4,), rule="ncnn") == (4, 3, 2)
+    assert bcast.infer_shape((), ()) == ()
+    for shapes in [((2, 1, 5), (4, 1)), ((0, 1), (1, 7)), ((3,), (2, 1))]:
+        assert bcast.infer_shape(*shapes) == np.broadcast_shapes(*shapes)
+    with pytest.raises(bcast.IncompatibleShapesError, match="3 vs 4"):
+        bcast.infer_shape((3, 1, 5), (4, 4, 5))
+    with pytest.raises(bcast.InvalidArgumentError):
+        bcast.infer_shape((2, -3), (3,))
+
+
+def test_infer_expand_shape():
+    assert bcast.infer_expand_shape((3, 1), (2, 1, 6)) == (2, 3, 6)
+    assert bcast.infer_expand_shape((1, 4, 1), (1, 4)) == (1, 4, 4)
+    assert bcast.infer_expand_shape((2, 4), (2, 3, 4), mode="explicit",
+                                    axes_mapping=[0, 2]) == (2, 3, 4)
+    assert bcast.infer_expand_shape((3, 1), (2, 1, 6), mode="pdpd", axis=1) == (2, 3, 6)
+    with pytest.raises(bcast.IncompatibleShapesError):
+        bcast.infer_expand_shape((5,), (1,), mode="numpy")
+
+
+def test_explain_returns_the_plan():
+    plan = bcast.explain((2, 3, 4), (4,))
+    assert plan["planned"] is True and plan["op"] == "ADD" and plan["dtype"] == "f32"
+    assert plan["output_shape"] == [2, 3, 4] and plan["rule"] == "numpy"
+    assert plan["kernel"] in ("vv", "vs", "sv", "periodic", "strided")
+    assert plan["isa"] == bcast.isa()
+    pd = bcast.explain((2, 3, 4, 5), (3, 1), rule="pdpd", axis=1, op="mul", dtype="float64")
+    assert pd["op"] == "MUL" and pd["dtype"] == "f64" and pd["axis"] == 1
+    # Arrays bring their dtype and strides: a reversed view has a negative stride.
+    a = np.ones(8, "i4")
+    view = bcast.explain(a[::-1], a)
+    assert view["dtype"] == "i32" and view["loops"][-1]["strides"][0] == -1
+    expand = bcast.explain((3, 1), op="copy", target_shape=(2, 3, 6))
+    assert expand["op"] == "COPY" and expand["output_shape"] == [2, 3, 6]
+    with pytest.raises(bcast.IncompatibleShapesError):
+        bcast.explain((3,), (4,))
+
+
+def test_isa_version_and_set_max_isa():
+    assert bcast.isa() in ("avx512", "avx2", "sse2", "neon", "scalar")
+    assert bcast.version().split(".")[0] == "1"
+    assert bcast.__version__ == bcast.version()
+    before = bcast.isa()
+    try:
+        bcast.set_max_isa("scalar")
+        assert bcast.isa() == "scalar"
+        assert bcast.explain((4,), (4,))["isa"] == "scalar"
+        a, b = rand((5, 7)), rand((7,))
+        assert_same(bcast.add(a, b), a + b)
+    finally:
+        bcast.set_max_isa(before)  # the cap that gives the ISA we started with
+    assert bcast.isa() == before
+
+
+def test_concurrent_calls_from_threads():
+    a, b = rand((64, 33)), rand((33,))
+    expected = a * b
+    failures = []
+
+    def work():
+        for _ in range(50):
+            if not np.array_equal(bcast.mul(a, b), expected):
+                failures.append("mismatch")
+            try:
+                bcast.add(a, rand((5,)))
+            except bcast.IncompatibleShapesError as e:
+                if "33 vs 5" not in str(e):  # each thread sees its own message
+                    failures.append(str(e))
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
+
+
+def test_library_lookup_honours_bcast_library():
+    env = dict(os.environ, BCAST_LIBRARY="/nonexistent/libbcast.so.1")
+    run = subprocess.run([sys.executable, "-c", "import bcast"], env=env, capture_output=True,
+                         text=True)
+    assert run.returncode != 0
+    assert "ImportError" in run.stderr and "BCAST_LIBRARY=/nonexistent/libbcast.so.1" in run.stderr

@@ -1,0 +1,51 @@
+// Pieces every `bcast` subcommand shares: exit codes, usage errors, library
+// refusals, and RAII/pointer-table helpers around the C API.
+#pragma once
+
+#include <bcast/bcast.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bcast_cli {
+
+constexpr int kExitOk = 0;
+constexpr int kExitRefused = 1;  // the library (or an input file) refused
+constexpr int kExitUsage = 2;    // bad command line
+
+using Shape = std::vector<int64_t>;
+
+// Thrown for usage errors; caught in main, printed, exit 2.
+struct UsageError {
+    std::string message;
+};
+
+[[noreturn]] void usage_error(const std::string& message);
+
+// Prints "bcast: <STATUS>: <bcast_last_error()>" on stderr; returns kExitRefused.
+int refused(bcast_status st);
+
+// Rank/dims pointer tables for the C API (a valid pointer even for rank 0).
+struct ShapeTable {
+    std::vector<size_t> ranks;
+    std::vector<const int64_t*> dims;
+    explicit ShapeTable(const std::vector<Shape>& shapes);
+};
+
+// Owns a bcast_op; destroyed on scope exit.
+struct OpHandle {
+    bcast_op* op = nullptr;
+    OpHandle() = default;
+    OpHandle(const OpHandle&) = delete;
+    OpHandle& operator=(const OpHandle&) = delete;
+    ~OpHandle() { bcast_op_destroy(op); }
+};
+
+// bcast_op_describe as a string ("" on a describe failure).
+std::string describe(const bcast_op* op);
+
+// The dtype an op writes: BOOL for comparisons and logical ops, else `dtype`.
+int32_t output_dtype(int32_t opcode, int32_t dtype);
+
+}  // namespace bcast_cli

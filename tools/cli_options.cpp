@@ -1,0 +1,141 @@
+#include "cli_options.hpp"
+
+#include "cli_parse.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+
+namespace bcast_cli {
+
+namespace {
+
+double parse_seconds(const std::string& text) {
+    const std::string s = trim(text);
+    char* end = nullptr;
+    const double v = s.empty() ? 0.0 : std::strtod(s.c_str(), &end);
+    if (s.empty() || *end != '\0' || !std::isfinite(v) || v <= 0.0 || v > 1e6)
+        usage_error("bad --seconds '" + text + "': expected a positive number of seconds");
+    return v;
+}
+
+}  // namespace
+
+Options parse_options(int argc, char** argv, int first, unsigned groups) {
+    Options o;
+    const auto accepts = [groups](unsigned group) { return (groups & group) != 0; };
+    bool only_positional = false;
+    for (int i = first; i < argc; ++i) {
+        const std::string arg = argv[i];
+        // "-3" is a (bad) shape, not an option.
+        const bool is_option = !only_positional && arg.size() >= 2 && arg[0] == '-' &&
+                               !std::isdigit(static_cast<unsigned char>(arg[1]));
+        if (!only_positional && arg == "--") {
+            only_positional = true;
+            continue;
+        }
+        if (!is_option) {
+            o.args.push_back(arg);
+            continue;
+        }
+        std::string name = arg, value;
+        bool has_inline_value = false;
+        const size_t eq = arg.find('=');
+        if (arg.compare(0, 2, "--") == 0 && eq != std::string::npos) {
+            name = arg.substr(0, eq);
+            value = arg.substr(eq + 1);
+            has_inline_value = true;
+        }
+        auto take_value = [&]() -> std::string {
+            if (has_inline_value) return value;
+            if (i + 1 >= argc) usage_error("option " + name + " needs a value");
+            return argv[++i];
+        };
+        auto no_value = [&]() {
+            if (has_inline_value) usage_error("option " + name + " takes no value");
+        };
+        if (name == "-h" || name == "--help") {
+            no_value();
+            o.help = true;
+        } else if (accepts(kRuleOptions) && (name == "--rule" || name == "-r")) {
+            if (o.have_rule) usage_error("--rule given twice");
+            o.rule = parse_rule(take_value());
+            o.have_rule = true;
+        } else if (accepts(kExpandOptions) &&
+                   (name == "--expand" || name == "--mode" || name == "-e")) {
+            if (o.have_expand) usage_error("--expand given twice");
+            o.expand_mode = parse_expand_mode(take_value());
+            o.have_expand = true;
+        } else if (accepts(kRuleOptions) && (name == "--axis" || name == "-a")) {
+            const std::string v = take_value();
+            if (!parse_int(v, true, &o.axis))
+                usage_error("bad --axis '" + v + "': expected an integer");
+            o.have_axis = true;
+        } else if (accepts(kExpandOptions) &&
+                   (name == "--axes-mapping" || name == "--axes_mapping" || name == "-m")) {
+            o.mapping = parse_int_list(take_value(), "--axes-mapping");
+            o.have_mapping = true;
+        } else if (accepts(kExpandOptions) && (name == "--ncnn-order" || name == "--ncnn_order")) {
+            no_value();
+            o.ncnn_order = true;
+        } else if (accepts(kOpOption) && (name == "--op" || name == "-o")) {
+            o.op = parse_op(take_value());
+            o.have_op = true;
+        } else if (accepts(kDtypeOption) && (name == "--dtype" || name == "-t")) {
+            o.dtype = parse_dtype(take_value());
+        } else if (accepts(kIsaOption) && name == "--isa") {
+            o.isa = take_value();
+        } else if (accepts(kOutOption) && name == "--out") {
+            o.out_path = take_value();
+            if (o.out_path.empty()) usage_error("--out needs a file name");
+        } else if (accepts(kSecondsOption) && name == "--seconds") {
+            o.seconds = parse_seconds(take_value());
+        } else {
+            usage_error("unknown option '" + arg + "'");
+        }
+    }
+    if (o.help || !accepts(kExpandOptions)) return o;
+    if (o.have_rule && o.have_expand) usage_error("give either --rule or --expand, not both");
+    if (!o.have_rule && !o.have_expand)
+        usage_error("missing --rule RULE (or --expand MODE)");
+    if (o.have_mapping && !(o.have_expand && o.expand_mode == BCAST_EXPAND_EXPLICIT))
+        usage_error("--axes-mapping is only for --expand explicit");
+    if (o.ncnn_order && o.have_expand)
+        usage_error("--ncnn-order applies to --rule only");
+    if (o.ncnn_order && o.have_axis)
+        usage_error("--ncnn-order cannot be combined with --axis (axes are in numpy order)");
+    return o;
+}
+
+std::vector<Shape> shapes_of(const Options& o) {
+    std::vector<Shape> shapes;
+    for (const std::string& arg : o.args) {
+        shapes.push_back(parse_shape(arg));
+        if (o.ncnn_order) std::reverse(shapes.back().begin(), shapes.back().end());
+    }
+    if (shapes.empty()) usage_error("no shapes given");
+    return shapes;
+}
+
+bool apply_isa(const Options& o) {
+    if (o.isa.empty()) return true;
+    const bcast_status st = bcast_set_max_isa(o.isa.c_str());
+    if (st != BCAST_OK) {
+        refused(st);
+        return false;
+    }
+    return true;
+}
+
+bcast_status create_op(const Options& o, int32_t dtype, OpHandle* h) {
+    bcast_status st = bcast_op_create(o.op, dtype, &h->op);
+    if (st == BCAST_OK && o.have_expand)
+        st = bcast_op_set_param(h->op, BCAST_PARAM_EXPAND_MODE, o.expand_mode);
+    else if (st == BCAST_OK)
+        st = bcast_op_set_param(h->op, BCAST_PARAM_RULE, o.rule);
+    if (st == BCAST_OK && o.have_axis) st = bcast_op_set_param(h->op, BCAST_PARAM_AXIS, o.axis);
+    return st;
+}
+
+}  // namespace bcast_cli

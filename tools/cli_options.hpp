@@ -1,0 +1,54 @@
+// The options of every subcommand, parsed by one function; each subcommand
+// says which option groups it accepts, anything else is a usage error.
+#pragma once
+
+#include "cli_common.hpp"
+
+#include <string>
+#include <vector>
+
+namespace bcast_cli {
+
+enum OptionGroup : unsigned {
+    kRuleOptions = 1u << 0,    // --rule --axis
+    kExpandOptions = 1u << 1,  // --expand --axes-mapping --ncnn-order; --rule/--expand required
+    kOpOption = 1u << 2,       // --op
+    kDtypeOption = 1u << 3,    // --dtype
+    kIsaOption = 1u << 4,      // --isa
+    kOutOption = 1u << 5,      // --out
+    kSecondsOption = 1u << 6,  // --seconds
+};
+
+struct Options {
+    bool have_rule = false;
+    int32_t rule = BCAST_RULE_NUMPY;
+    bool have_expand = false;
+    int32_t expand_mode = BCAST_EXPAND_NUMPY;
+    bool have_axis = false;
+    int64_t axis = -1;
+    bool have_mapping = false;
+    std::vector<int64_t> mapping;
+    bool ncnn_order = false;
+    bool have_op = false;
+    int32_t op = BCAST_OP_ADD;
+    int32_t dtype = BCAST_DTYPE_F32;
+    std::string isa;
+    std::string out_path;
+    double seconds = 1.0;
+    std::vector<std::string> args;  // positional arguments, in order
+    bool help = false;
+};
+
+// Parses argv[first..argc) accepting the given OptionGroup bits.
+Options parse_options(int argc, char** argv, int first, unsigned groups);
+
+// The positional arguments as shapes (reversed for --ncnn-order); at least one.
+std::vector<Shape> shapes_of(const Options& o);
+
+// Applies --isa (bcast_set_max_isa) if given; false after printing a refusal.
+bool apply_isa(const Options& o);
+
+// Creates o.op for `dtype` with o's rule (or expand mode) and axis.
+bcast_status create_op(const Options& o, int32_t dtype, OpHandle* h);
+
+}  // namespace bcast_cli
