@@ -1,0 +1,151 @@
+// bcast_bench: the "bcast fast" case matrix against same-run roofline loops.
+//
+//   bcast_bench [--isa NAME[,NAME...]] [--json FILE] [--filter TEXT]
+//               [--budget-ms N] [--smoke] [--list]
+//
+// --isa caps the kernel set with bcast_set_max_isa (several caps are planned
+// side by side and timed in the same rounds); without it BCAST_MAX_ISA, read
+// by the library at load time, applies. --smoke runs every case at tiny sizes
+// in about a second (the ctest "bench: smoke"). --list prints the matrix, one
+// tab-separated case per line (compare_numpy.py reads it).
+#include "case_runner.hpp"
+#include "cases.hpp"
+#include "overheads.hpp"
+#include "reference_loops.hpp"
+#include "report.hpp"
+
+#include <bcast/bcast.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Options {
+    std::vector<std::string> caps{""};
+    std::string json_path;
+    std::string filter;
+    double budget_ms = 2000;
+    bool smoke = false;
+    bool list = false;
+};
+
+constexpr std::int64_t kSmokeExtent = 33;
+
+std::vector<std::string> split_commas(const std::string& text) {
+    std::vector<std::string> parts;
+    std::size_t begin = 0;
+    while (begin <= text.size()) {
+        const std::size_t end = std::min(text.find(',', begin), text.size());
+        if (end > begin) parts.push_back(text.substr(begin, end - begin));
+        begin = end + 1;
+    }
+    return parts;
+}
+
+int usage(const char* program) {
+    std::fprintf(stderr,
+                 "usage: %s [--isa NAME[,NAME...]] [--json FILE] [--filter TEXT] "
+                 "[--budget-ms N] [--smoke] [--list]\n",
+                 program);
+    return 2;
+}
+
+bool parse(int argc, char** argv, Options& o) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        const bool has_value = i + 1 < argc;
+        if (arg == "--smoke") {
+            o.smoke = true;
+        } else if (arg == "--list") {
+            o.list = true;
+        } else if (arg == "--isa" && has_value) {
+            o.caps = split_commas(argv[++i]);
+            if (o.caps.empty()) return false;
+        } else if (arg == "--json" && has_value) {
+            o.json_path = argv[++i];
+        } else if (arg == "--filter" && has_value) {
+            o.filter = argv[++i];
+        } else if (arg == "--budget-ms" && has_value) {
+            o.budget_ms = std::atof(argv[++i]);
+            if (!(o.budget_ms > 0)) return false;
+        } else {
+            return false;
+        }
+    }
+    return true;
+}
+
+void print_list(const std::vector<bench::Case>& cases) {
+    for (const bench::Case& c : cases) {
+        std::printf("%s\t%s\t%s\t%s\t%d\t%lld\t%s\n", c.label.c_str(), bench::dtype_name(c.dtype),
+                    bench::dims_csv(c.a).c_str(), bench::dims_csv(c.b).c_str(), c.rule,
+                    static_cast<long long>(c.axis), bench::dims_csv(c.b_as_numpy).c_str());
+    }
+}
+
+bench::Budget case_budget(const Options& o) {
+    bench::Budget b;
+    if (o.smoke) {
+        b.sample_ns = 2e4;
+        b.total_ns = 1e6;
+        b.min_rounds = b.max_rounds = 3;
+    } else {
+        b.total_ns = o.budget_ms * 1e6;
+    }
+    return b;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options options;
+    if (!parse(argc, argv, options)) return usage(argv[0]);
+    const std::vector<bench::Case> cases = bench::benchmark_cases();
+    if (options.list) {
+        print_list(cases);
+        return 0;
+    }
+
+    bench::RunInfo run;
+    run.machine = bench::machine_info();
+    run.bcast_version = bcast_version_string();
+    run.default_isa = bcast_isa();
+    const char* env = std::getenv("BCAST_MAX_ISA");
+    run.env_cap = env ? env : "";
+    run.caps = options.caps;
+    run.reference_isa = bench::reference_isa();
+    run.smoke = options.smoke;
+    for (const std::string& cap : run.caps) {
+        if (!cap.empty() && bcast_set_max_isa(cap.c_str()) != BCAST_OK) {
+            std::fprintf(stderr, "bcast_bench: unknown ISA '%s': %s\n", cap.c_str(), bcast_last_error());
+            return 2;
+        }
+    }
+
+    bench::print_header(stdout, run);
+    bench::print_table_start(stdout, run);
+    const bench::Budget budget = case_budget(options);
+    std::vector<bench::CaseResult> results;
+    bool failed = false;
+    for (const bench::Case& full : cases) {
+        const std::string name = full.label + " " + bench::dtype_name(full.dtype);
+        if (!options.filter.empty() && name.find(options.filter) == std::string::npos) continue;
+        const bench::Case c = options.smoke ? bench::shrunk(full, kSmokeExtent) : full;
+        results.push_back(bench::run_case(c, run.caps, budget, run.machine));
+        bench::print_case_row(stdout, results.size(), results.back());
+        failed = failed || !results.back().error.empty();
+    }
+    const std::vector<bench::OverheadResult> overheads = bench::measure_overheads(run.caps, options.smoke);
+    bench::print_overheads(stdout, overheads);
+    for (const bench::OverheadResult& o : overheads) failed = failed || !o.error.empty();
+
+    if (!options.json_path.empty() && !bench::write_json(options.json_path, run, results, overheads)) {
+        std::fprintf(stderr, "bcast_bench: cannot write %s\n", options.json_path.c_str());
+        return 1;
+    }
+    return failed ? 1 : 0;
+}

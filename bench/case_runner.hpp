@@ -1,0 +1,39 @@
+// One row of the benchmark: plan the case once per requested ISA cap, check
+// the output against the oracle, then time the roofline references (normal
+// and streaming stores) and every plan interleaved.
+#pragma once
+
+#include "cases.hpp"
+#include "machine_info.hpp"
+#include "timing.hpp"
+
+#include <string>
+#include <vector>
+
+namespace bench {
+
+struct IsaResult {
+    std::string cap;     // what bcast_set_max_isa was given ("" = left alone)
+    std::string isa;     // the kernel set the plan got (describe's "isa")
+    std::string kernel;  // describe's "kernel"
+    Stats stats;
+    double over_reference = 0;  // median of per-round bcast / reference times
+};
+
+struct CaseResult {
+    Case c;             // as run (shrunk in smoke mode); c.label names the full case
+    double bytes = 0;   // read + written, each operand once
+    const char* where = "";  // cache level holding the working set
+    // The roofline: per round the faster of the plain loop with normal stores
+    // and the same loop with streaming stores (when the CPU has them).
+    Stats reference, reference_normal, reference_streaming;
+    bool streaming_faster = false;  // by min time
+    std::vector<IsaResult> bcast;  // one per cap, in the order asked
+    double second_over_first = 0;  // bcast[1] / bcast[0], paired, when two caps
+    std::string error;  // planning, execution or a wrong result; empty when fine
+};
+
+CaseResult run_case(const Case& c, const std::vector<std::string>& caps, const Budget& budget,
+                    const MachineInfo& machine);
+
+}  // namespace bench

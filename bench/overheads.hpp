@@ -1,0 +1,24 @@
+// Fixed costs through the C API: executing a 16-element ADD and planning a
+// rank-4 broadcast, each as min and median over many batches.
+#pragma once
+
+#include "timing.hpp"
+
+#include <string>
+#include <vector>
+
+namespace bench {
+
+struct OverheadResult {
+    std::string what;  // e.g. "execute (16)+(16) f32"
+    std::string cap;   // as given to bcast_set_max_isa ("" = left alone)
+    std::string isa;   // the kernel set the plan got
+    Stats stats;
+    double target_ns = 0;
+    std::string error;
+};
+
+std::vector<OverheadResult> measure_overheads(const std::vector<std::string>& caps,
+                                              bool smoke);
+
+}  // namespace bench

@@ -1,0 +1,35 @@
+// The benchmark's output: a Markdown report on stdout (header, one table row
+// per case as soon as it is measured, the fixed costs) and optionally JSON.
+#pragma once
+
+#include "case_runner.hpp"
+#include "machine_info.hpp"
+#include "overheads.hpp"
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+struct RunInfo {
+    MachineInfo machine;
+    std::string bcast_version;
+    std::string default_isa;       // bcast_isa() before any cap was set
+    std::string env_cap;           // BCAST_MAX_ISA, "" if unset
+    std::vector<std::string> caps;  // --isa values; {""} = none given
+    std::string reference_isa;
+    bool smoke = false;
+};
+
+void print_header(std::FILE* out, const RunInfo& run);
+void print_table_start(std::FILE* out, const RunInfo& run);
+void print_case_row(std::FILE* out, std::size_t number, const CaseResult& r);
+void print_overheads(std::FILE* out, const std::vector<OverheadResult>& overheads);
+
+// false if the file cannot be written.
+bool write_json(const std::string& path, const RunInfo& run,
+                const std::vector<CaseResult>& cases,
+                const std::vector<OverheadResult>& overheads);
+
+}  // namespace bench
