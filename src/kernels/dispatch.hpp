@@ -19,7 +19,14 @@ Selection select_kernels(bcast_opcode kernel_op, bcast_dtype dtype);
 // Name of the ISA new plans use ("scalar", "sse2", "avx2", "avx512", "neon").
 const char* active_isa_name();
 
-// Caps the ISA; false for an unknown name (nothing changes then).
+// Caps the ISA; false for an unknown name (nothing changes then). Plans
+// already made keep the kernels they copied.
 bool set_max_isa(const char* name);
+
+// For tests: whether this build has the named ISA's kernels and this CPU can
+// run them, and that ISA's own entry for (kernel_op, dtype) without portable
+// slots merged in (nullptr where it fills none, or the ISA is unavailable).
+bool isa_available(const char* name);
+const OpKernels* isa_own_kernels(const char* name, bcast_opcode kernel_op, bcast_dtype dtype);
 
 }  // namespace bcast::kernels

@@ -1,0 +1,21 @@
+// What this CPU and its OS let us run, detected once. Compiled without any -m
+// flag: only CPUID and XGETBV are used here, never a vector instruction.
+#pragma once
+
+namespace bcast::kernels::cpu {
+
+struct CpuFeatures {
+    bool sse2 = false;
+    // AVX2 + FMA + F16C, with the OS saving YMM state (XCR0 bits 1 and 2).
+    bool avx2 = false;
+    // AVX-512 F + BW + DQ + VL + CD on top of avx2, with the OS saving
+    // opmask and ZMM state (XCR0 bits 5, 6 and 7).
+    bool avx512 = false;
+    // Advanced SIMD: part of the aarch64 baseline.
+    bool neon = false;
+};
+
+// Detected on first use (thread-safe), then cached.
+const CpuFeatures& cpu_features();
+
+}  // namespace bcast::kernels::cpu

@@ -1,0 +1,25 @@
+// The entry point of each SIMD ISA's kernel table: the OpKernels that ISA
+// fills for (kernel op, dtype), or nullptr. Slots left null mean "use the
+// portable kernel" (dispatch.cpp merges). Each is defined in the ISA's own
+// translation units, built with that ISA's flags: call one only after
+// cpu::cpu_features() has reported the ISA.
+#pragma once
+
+#include "kernels/kernel_table.hpp"
+
+namespace bcast::kernels {
+
+namespace sse2 {
+const OpKernels* kernels(bcast_opcode kernel_op, bcast_dtype dtype);
+}
+namespace avx2 {
+const OpKernels* kernels(bcast_opcode kernel_op, bcast_dtype dtype);
+}
+namespace avx512 {
+const OpKernels* kernels(bcast_opcode kernel_op, bcast_dtype dtype);
+}
+namespace neon {
+const OpKernels* kernels(bcast_opcode kernel_op, bcast_dtype dtype);
+}
+
+}  // namespace bcast::kernels

@@ -1,0 +1,136 @@
+// Codecs: how a dtype's storage becomes the batches an op computes on, and
+// back. Each codec has
+//   Storage, Compute   the element types (as dtype_traits.hpp),
+//   Value              what one step loads (a batch, or two for bf16),
+//   kStep              elements per step,
+//   load / store<NT>   one full step (NT: a non-temporal store, which needs
+//                      the address aligned to kStep * sizeof(Storage)),
+//   apply<Op>(x, y)    Op on one step.
+// Conversions are bit-exact with half.hpp (round to nearest even, NaNs kept
+// quiet), so a SIMD kernel stores exactly what the portable one does.
+//
+// The ISA policy (Isa) names the xsimd arch and provides what xsimd 8.1 lacks:
+// put<NT> (store or stream a batch), fence, store_bools (a batch_bool as W
+// bytes of 0/1), and, when kHasF16, load_f16 / store_f16<NT>.
+#pragma once
+
+#include "kernels/isa_namespace.hpp"
+#include "kernels/simd/simd_ops.hpp"
+
+#include <xsimd/xsimd.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace bcast::kernels::BCAST_KERNEL_ISA::simd {
+namespace {
+
+// Storage == compute.
+template <class Isa, class T>
+struct PlainCodec {
+    using Storage = T;
+    using Compute = T;
+    using Value = Batch<T, typename Isa::arch>;
+    static constexpr std::size_t kStep = Value::size;
+    static constexpr bool kCompares = true;
+
+    static Value load(const Storage* p) { return Value::load_unaligned(p); }
+    template <bool NT>
+    static void store(Storage* p, Value v) { Isa::template put<NT>(p, v); }
+    template <class Op>
+    static auto apply(Value x, Value y) { return Op::apply(x, y); }
+};
+
+// BOOL bytes: any non-zero byte is true, so loads squash them to 0/1; the
+// bitwise ops and comparisons then give what ops:: gives on bool.
+template <class Isa>
+struct BoolCodec : PlainCodec<Isa, std::uint8_t> {
+    using Value = typename PlainCodec<Isa, std::uint8_t>::Value;
+    static Value load(const std::uint8_t* p) {
+        return xsimd::min(Value::load_unaligned(p), Value(std::uint8_t{1}));
+    }
+};
+
+// f16 through the ISA's hardware conversions (F16C: exact, RNE on store).
+template <class Isa>
+struct F16Codec {
+    using Storage = std::uint16_t;
+    using Compute = float;
+    using Value = Batch<float, typename Isa::arch>;
+    static constexpr std::size_t kStep = Value::size;
+    static constexpr bool kCompares = true;
+
+    static Value load(const Storage* p) { return Isa::load_f16(p); }
+    template <bool NT>
+    static void store(Storage* p, Value v) { Isa::template store_f16<NT>(p, v); }
+    template <class Op>
+    static auto apply(Value x, Value y) { return Op::apply(x, y); }
+};
+
+// bf16 with integer lanes only: a 32-bit lane holds two bf16 elements, so the
+// even elements become floats by a left shift and the odd ones by masking
+// the low half. Element-wise ops do not care about order, so each half is
+// computed as is and the two are merged back: no widening needed.
+template <class Isa>
+struct Bf16Codec {
+    using A = typename Isa::arch;
+    using F = Batch<float, A>;
+    using I = Batch<std::int32_t, A>;
+    struct Value {
+        F even, odd;
+    };
+    using Storage = std::uint16_t;
+    using Compute = float;
+    static constexpr std::size_t kStep = 2 * F::size;
+    static constexpr bool kCompares = false;  // results would come out interleaved
+
+    static Value load(const Storage* p) {
+        const I u = I::load_unaligned(reinterpret_cast<const std::int32_t*>(p));
+        return {xsimd::bitwise_cast<F>(u << 16),
+                xsimd::bitwise_cast<F>(u & I(static_cast<std::int32_t>(0xffff0000u)))};
+    }
+    // f32 bits whose top half is f32_to_bf16: RNE by adding 0x7fff plus the
+    // kept LSB; a NaN keeps its top bits with the quiet bit forced.
+    // (The choice is made on float lanes: xsimd 8.1's integer select on
+    // AVX-512 does not compile at -O0.)
+    static I rounded(F f) {
+        const I bits = xsimd::bitwise_cast<I>(f);
+        const I up = bits + (I(0x7fff) + ((bits >> 16) & I(1)));
+        const F quiet_nan = xsimd::bitwise_cast<F>(bits | I(0x00400000));
+        return xsimd::bitwise_cast<I>(xsimd::select(is_nan(f), quiet_nan, xsimd::bitwise_cast<F>(up)));
+    }
+    template <bool NT>
+    static void store(Storage* p, Value v) {
+        const I even = (rounded(v.even) >> 16) & I(0xffff);
+        const I odd = rounded(v.odd) & I(static_cast<std::int32_t>(0xffff0000u));
+        Isa::template put<NT>(reinterpret_cast<std::int32_t*>(p), even | odd);
+    }
+    template <class Op>
+    static Value apply(Value x, Value y) {
+        return {Op::apply(x.even, y.even), Op::apply(x.odd, y.odd)};
+    }
+};
+
+// count (<= 8) mask bits as count BOOL bytes, for ISAs whose mask of 8-byte
+// lanes is easiest read as bits. Four bits at a time: bit k moves to byte k
+// by one multiply (the shifted copies cannot overlap, so nothing carries).
+inline void store_mask_bits(std::uint8_t* out, unsigned bits, std::size_t count) {
+    for (std::size_t k = 0; k < count; k += 4) {
+        const std::uint32_t nibble = (bits >> k) & 0xfu;
+        const std::uint32_t bytes = (nibble * 0x00204081u) & 0x01010101u;
+        std::memcpy(out + k, &bytes, count - k < 4 ? count - k : 4);
+    }
+}
+
+// The output of a comparison: one BOOL byte per lane of the input step.
+template <class Isa, class InCodec>
+struct BoolOutCodec {
+    using Storage = std::uint8_t;
+    static constexpr std::size_t kStep = InCodec::kStep;
+    template <bool NT, class Mask>
+    static void store(Storage* p, Mask m) { Isa::store_bools(p, m); }  // never streamed
+};
+
+}  // namespace
+}  // namespace bcast::kernels::BCAST_KERNEL_ISA::simd

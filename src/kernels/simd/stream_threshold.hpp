@@ -1,0 +1,35 @@
+// When the SIMD kernels store with non-temporal (streaming) stores: for one
+// kernel call that moves at least this many bytes (the full-length inputs it
+// reads plus the output it writes). Data that large do not stay in the
+// core's cache anyway; streaming skips the read for ownership of each output
+// line and leaves the cache to the inputs. Below it, plain stores win: the
+// output and inputs stay in the core's cache from one call to the next.
+//
+// Measured on the CI machine (Xeon, 2 MiB L2 per core, a 300 MiB L3 that the
+// VM reports but that does not behave like one for a single core): f32 a + b
+// (vv) and a + scalar (vs), AVX-512 and AVX2, each size repeated on the same
+// buffers, best time, streaming vs plain:
+//   vv output 512 KiB (1.5 MiB moved): plain 1.6x faster; 1 MiB (3 MiB):
+//     streaming 1.55x faster; 2-512 MiB outputs: streaming 1.1-1.7x faster;
+//   vs output 1 MiB (2 MiB moved): plain 1.3x faster; 2 MiB (4 MiB):
+//     streaming 1.3x faster, and so on up.
+// The crossover sits between 2 and 3 MiB moved, just above the L2, not at
+// glibc's 3/4 of the LLC share: the default is 5/4 of the per-core L2 read
+// at run time (sysconf), 2.5 MiB here. (How: a small program timing the
+// table's vv/vs kernels with the testing override below set to 1 and to the
+// maximum, for outputs of 64 KiB to 512 MiB.)
+//
+// Plain functions in a baseline translation unit, so that the ISA kernels
+// share one value without sharing any inline code.
+#pragma once
+
+#include <cstddef>
+
+namespace bcast::kernels {
+
+std::size_t stream_threshold_bytes();
+
+// Tests only: any threshold (1: every call streams); 0 restores the default.
+void set_stream_threshold_bytes_for_testing(std::size_t bytes);
+
+}  // namespace bcast::kernels

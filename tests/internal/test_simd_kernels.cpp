@@ -1,0 +1,500 @@
+// The SIMD kernel tables against the portable kernels, bit for bit (any NaN
+// matches any NaN), on every ISA this host can run, switched in-process:
+//  - every slot an ISA fills (vv, vs, sv, periodic, 2-D rows, copy, fill),
+//  - lengths 0 to 2 vector widths + 1 and a few long ones, operands 64-byte
+//    aligned and one element off, in place into either input,
+//  - periods 1..16 around multiples of the pattern length,
+//  - the non-temporal store path (a test-only threshold of one byte),
+//  - no byte written outside the output,
+// plus dispatch (caps, the merged table, plans keeping their kernels) and
+// whole plans with 2-D rows against a scalar plan.
+#include <catch2/catch.hpp>
+
+#include "core/op_info.hpp"
+#include "exec/execute.hpp"
+#include "kernel_test_data.hpp"
+#include "kernels/dispatch.hpp"
+#include "kernels/kernel_table.hpp"
+#include "kernels/simd/stream_threshold.hpp"
+#include "plan/plan.hpp"
+#include "rules/rules.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using bcast::kernels::OpKernels;
+using bcast_test::Bytes;
+using bcast_test::mismatch;
+using bcast_test::pair_name;
+using bcast_test::random_elems;
+
+const bcast_opcode kAllOps = static_cast<bcast_opcode>(bcast::kNumOpcodes);
+const bcast_dtype kAllDtypes = static_cast<bcast_dtype>(bcast::kNumDtypes);
+
+// The SIMD ISAs this build and CPU run.
+std::vector<std::string> host_isas() {
+    std::vector<std::string> isas;
+    for (const char* name : {"sse2", "avx2", "avx512", "neon"}) {
+        if (bcast::kernels::isa_available(name)) isas.emplace_back(name);
+    }
+    return isas;
+}
+
+// Restores the ISA cap a test changed.
+struct CapGuard {
+    std::string saved = bcast::kernels::active_isa_name();
+    ~CapGuard() { bcast::kernels::set_max_isa(saved.c_str()); }
+};
+
+struct ThresholdGuard {
+    explicit ThresholdGuard(std::size_t bytes) {
+        bcast::kernels::set_stream_threshold_bytes_for_testing(bytes);
+    }
+    ~ThresholdGuard() { bcast::kernels::set_stream_threshold_bytes_for_testing(0); }
+};
+
+// ------------------------------------------------------------------ buffers
+
+constexpr unsigned char kGuard = 0xA5;
+constexpr std::size_t kSlack = 128;
+
+// `data` placed `offset` bytes past a 64-byte boundary, guard bytes around.
+struct Buffer {
+    Bytes raw;
+    unsigned char* p;
+    std::size_t size;
+
+    Buffer(const Bytes& data, std::size_t offset) : raw(data.size() + 2 * kSlack, kGuard) {
+        const auto addr = reinterpret_cast<std::uintptr_t>(raw.data()) + 64;
+        p = raw.data() + (64 - addr % 64) + offset;
+        size = data.size();
+        if (size != 0) std::memcpy(p, data.data(), size);
+    }
+    Buffer(std::size_t bytes, std::size_t offset) : Buffer(Bytes(bytes, kGuard), offset) {}
+
+    // The first `bytes` bytes; CHECKs that nothing past them changed.
+    Bytes read(std::size_t bytes) const {
+        const auto begin = static_cast<std::size_t>(p - raw.data());
+        std::size_t stray = 0;
+        for (std::size_t i = 0; i < raw.size(); ++i) {
+            if ((i < begin || i >= begin + std::max(bytes, size)) && raw[i] != kGuard) ++stray;
+        }
+        CHECK(stray == 0);
+        return Bytes(p, p + bytes);
+    }
+};
+
+// What one test run looks at: the pair, its dtypes and the two tables.
+struct Pair {
+    bcast_opcode op;
+    bcast_dtype dt;
+    std::size_t es, os;  // input and output element sizes
+    bcast_dtype odt;
+    const OpKernels* fast;
+    const OpKernels* port;
+};
+
+enum class Kind { VV, VS, SV };
+
+// Runs fn with x, y laid out at `offset`; the output in a buffer of its own
+// (in_place < 0) or over input in_place. VS's y and SV's x are one element.
+Bytes run_binary(bcast::kernels::BinaryFn fn, Kind kind, const Pair& pr, std::size_t n,
+                 const Bytes& x, const Bytes& y, std::size_t offset, int in_place) {
+    Buffer bx(Bytes(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(
+                                              (kind == Kind::SV ? 1 : n) * pr.es)),
+              offset);
+    Buffer by(Bytes(y.begin(), y.begin() + static_cast<std::ptrdiff_t>(
+                                              (kind == Kind::VS ? 1 : n) * pr.es)),
+              offset);
+    Buffer bo(n * pr.os, offset);
+    Buffer& out = in_place == 0 ? bx : in_place == 1 ? by : bo;
+    fn(n, bx.p, by.p, out.p);
+    return out.read(n * pr.os);
+}
+
+Bytes run_periodic(bcast::kernels::PeriodicFn fn, bool pattern_x, const Pair& pr, std::size_t n,
+                   std::size_t period, const Bytes& full, const Bytes& pattern,
+                   std::size_t offset, bool in_place) {
+    Buffer bf(Bytes(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(n * pr.es)), offset);
+    Buffer bp(Bytes(pattern.begin(), pattern.begin() + static_cast<std::ptrdiff_t>(period * pr.es)),
+              offset);
+    Buffer bo(n * pr.os, offset);
+    Buffer& out = in_place ? bf : bo;
+    if (pattern_x) fn(n, period, bp.p, bf.p, out.p);
+    else fn(n, period, bf.p, bp.p, out.p);
+    return out.read(n * pr.os);
+}
+
+const std::size_t kLong[] = {1000, 4099};
+
+// 0 .. 2 * (widest vector in elements) + 1, then a few long ones.
+std::vector<std::size_t> lengths(std::size_t es) {
+    std::vector<std::size_t> ns;
+    for (std::size_t n = 0; n <= 2 * (64 / es) + 1; ++n) ns.push_back(n);
+    ns.insert(ns.end(), std::begin(kLong), std::end(kLong));
+    return ns;
+}
+
+// Lengths around multiples of every pattern length a period <= 16 can have.
+std::vector<std::size_t> periodic_lengths(std::size_t period, std::size_t es) {
+    std::vector<std::size_t> ns = {0, 1, 2, period, period + 1};
+    for (std::size_t step : {std::size_t{4}, 64 / es}) {
+        const std::size_t len = period * step / std::gcd(period, step);  // lcm
+        for (std::size_t k : {std::size_t{1}, std::size_t{2}, std::size_t{5}}) {
+            for (std::size_t d : {std::size_t{0}, std::size_t{1}, std::size_t{2}}) {
+                ns.push_back(k * len - 1 + d);
+            }
+        }
+    }
+    ns.push_back(1001);
+    std::sort(ns.begin(), ns.end());
+    ns.erase(std::unique(ns.begin(), ns.end()), ns.end());
+    return ns;
+}
+
+void check_binary_slots(const Pair& pr, std::mt19937_64& rng) {
+    const std::size_t offsets[] = {0, pr.es};
+    struct Slot {
+        bcast::kernels::BinaryFn fast, port;
+        Kind kind;
+        const char* name;
+    };
+    const Slot slots[] = {{pr.fast->vv, pr.port->vv, Kind::VV, "vv"},
+                          {pr.fast->vs, pr.port->vs, Kind::VS, "vs"},
+                          {pr.fast->sv, pr.port->sv, Kind::SV, "sv"}};
+    const bool can_alias = pr.es == pr.os;
+    for (std::size_t n : lengths(pr.es)) {
+        const Bytes x = random_elems(pr.dt, n + 1, rng);
+        const Bytes y = random_elems(pr.dt, n + 1, rng);
+        for (const Slot& s : slots) {
+            if (!s.fast) continue;
+            const Bytes want = run_binary(s.port, s.kind, pr, n, x, y, 0, -1);
+            for (std::size_t off : offsets) {
+                INFO(s.name << " n=" << n << " offset=" << off);
+                CHECK(mismatch(pr.odt, run_binary(s.fast, s.kind, pr, n, x, y, off, -1), want) ==
+                      "");
+                if (!can_alias) continue;
+                if (s.kind != Kind::SV) {
+                    CHECK(mismatch(pr.odt, run_binary(s.fast, s.kind, pr, n, x, y, off, 0),
+                                   want) == "");
+                }
+                if (s.kind != Kind::VS) {
+                    CHECK(mismatch(pr.odt, run_binary(s.fast, s.kind, pr, n, x, y, off, 1),
+                                   want) == "");
+                }
+            }
+        }
+    }
+}
+
+void check_periodic_slots(const Pair& pr, std::mt19937_64& rng) {
+    for (bool pattern_x : {false, true}) {
+        const auto fast = pattern_x ? pr.fast->periodic_x : pr.fast->periodic_y;
+        const auto port = pattern_x ? pr.port->periodic_x : pr.port->periodic_y;
+        if (!fast) continue;
+        for (std::size_t period = 1; period <= 16; ++period) {
+            const Bytes pattern = random_elems(pr.dt, period, rng);
+            for (std::size_t n : periodic_lengths(period, pr.es)) {
+                INFO((pattern_x ? "periodic_x" : "periodic_y") << " period=" << period
+                                                               << " n=" << n);
+                const Bytes full = random_elems(pr.dt, n, rng);
+                const Bytes want = run_periodic(port, pattern_x, pr, n, period, full, pattern, 0,
+                                                false);
+                const std::size_t off = n % 2 == 0 ? 0 : pr.es;  // both, across lengths
+                CHECK(mismatch(pr.odt,
+                               run_periodic(fast, pattern_x, pr, n, period, full, pattern, off,
+                                            false),
+                               want) == "");
+                if (pr.es == pr.os) {
+                    CHECK(mismatch(pr.odt,
+                                   run_periodic(fast, pattern_x, pr, n, period, full, pattern,
+                                                off, true),
+                                   want) == "");
+                }
+            }
+        }
+    }
+}
+
+// rows x n with padded row strides; the scalar operand of vs/sv per row
+// (a column) or shared (row stride 0). In place: out over x (or y for sv).
+void check_rows_slots(const Pair& pr, std::mt19937_64& rng) {
+    struct Slot {
+        bcast::kernels::Binary2dFn fast;
+        bcast::kernels::BinaryFn port;
+        Kind kind;
+        const char* name;
+    };
+    const Slot slots[] = {{pr.fast->vv2d, pr.port->vv, Kind::VV, "vv2d"},
+                          {pr.fast->vs2d, pr.port->vs, Kind::VS, "vs2d"},
+                          {pr.fast->sv2d, pr.port->sv, Kind::SV, "sv2d"}};
+    const std::size_t es = pr.es, os = pr.os;
+    for (const Slot& s : slots) {
+        if (!s.fast) continue;
+        for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{3}, std::size_t{7},
+                              std::size_t{49}, 64 / es + 3}) {
+            for (std::ptrdiff_t scalar_row : {0, 1}) {
+                for (bool in_place : {false, true}) {
+                    if (in_place && es != os) continue;
+                    const std::size_t rows = 5;
+                    const auto full_row = static_cast<std::ptrdiff_t>(n + 3);
+                    const std::ptrdiff_t x_row = s.kind == Kind::SV ? scalar_row : full_row;
+                    const std::ptrdiff_t y_row = s.kind == Kind::VS ? scalar_row : full_row;
+                    // Same layout as the operand it overwrites in place.
+                    const std::ptrdiff_t out_row = in_place ? full_row : full_row + 2;
+                    INFO(s.name << " n=" << n << " scalar_row=" << scalar_row
+                                << " in_place=" << in_place);
+                    const auto span = [&](std::ptrdiff_t row, bool scalar) {
+                        return (rows - 1) * static_cast<std::size_t>(row) + (scalar ? 1 : n);
+                    };
+                    const Bytes x = random_elems(pr.dt, span(x_row, s.kind == Kind::SV), rng);
+                    const Bytes y = random_elems(pr.dt, span(y_row, s.kind == Kind::VS), rng);
+                    const std::size_t out_bytes = span(out_row, false) * os;
+                    Buffer bx(x, es), by(y, es), bo(out_bytes, es);
+                    Bytes want(bo.raw.begin() + (bo.p - bo.raw.data()),
+                               bo.raw.begin() + (bo.p - bo.raw.data()) +
+                                   static_cast<std::ptrdiff_t>(out_bytes));
+                    if (in_place) want = s.kind == Kind::SV ? y : x;
+                    for (std::size_t r = 0; r < rows; ++r) {
+                        const auto ri = static_cast<std::ptrdiff_t>(r);
+                        s.port(n, x.data() + ri * x_row * static_cast<std::ptrdiff_t>(es),
+                               y.data() + ri * y_row * static_cast<std::ptrdiff_t>(es),
+                               want.data() + ri * out_row * static_cast<std::ptrdiff_t>(os));
+                    }
+                    Buffer& out = !in_place ? bo : s.kind == Kind::SV ? by : bx;
+                    s.fast(rows, n, bx.p, x_row, by.p, y_row, out.p, out_row);
+                    CHECK(mismatch(pr.odt, out.read(want.size()), want) == "");
+                }
+            }
+        }
+    }
+}
+
+void check_copy_slots(const Pair& pr, std::mt19937_64& rng) {
+    for (std::size_t n : lengths(pr.es)) {
+        const Bytes x = random_elems(pr.dt, n + 1, rng);
+        const Bytes x1(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(pr.es));
+        const Bytes xn(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(n * pr.es));
+        for (std::size_t off : {std::size_t{0}, pr.es}) {
+            INFO("n=" << n << " offset=" << off);
+            if (pr.fast->copy) {
+                Buffer in(xn, off), out(n * pr.es, off);
+                pr.fast->copy(n, in.p, out.p);
+                CHECK(out.read(n * pr.es) == xn);  // bytes as they are, NaN payloads too
+                pr.fast->copy(n, in.p, in.p);
+                CHECK(in.read(n * pr.es) == xn);
+            }
+            if (pr.fast->fill) {
+                Buffer in(x1, off), out(n * pr.es, off);
+                Buffer want(n * pr.es, 0);
+                pr.port->fill(n, in.p, want.p);
+                pr.fast->fill(n, in.p, out.p);
+                CHECK(out.read(n * pr.es) == want.read(n * pr.es));
+            }
+        }
+    }
+}
+
+// Every (op, dtype) the ISA fills, each filled slot against the portable one.
+void check_isa(const std::string& isa) {
+    std::mt19937_64 rng(0x5EED + isa.size());
+    std::size_t filled = 0;
+    for (bcast_opcode op = 0; op < kAllOps; ++op) {
+        for (bcast_dtype dt = 0; dt < kAllDtypes; ++dt) {
+            const OpKernels* fast = bcast::kernels::isa_own_kernels(isa.c_str(), op, dt);
+            const OpKernels* port = bcast::kernels::portable_kernels(op, dt);
+            if (!fast) continue;
+            INFO(isa << " " << pair_name(op, dt));
+            REQUIRE(port != nullptr);  // never a fast slot for an unsupported pair
+            ++filled;
+            const bcast_dtype odt = bcast::output_dtype(op, dt);
+            const Pair pr{op, dt, bcast::dtype_size(dt), bcast::dtype_size(odt), odt, fast, port};
+            if (op == BCAST_OP_COPY) {
+                check_copy_slots(pr, rng);
+                continue;
+            }
+            check_binary_slots(pr, rng);
+            check_periodic_slots(pr, rng);
+            check_rows_slots(pr, rng);
+        }
+    }
+    CHECK(filled > 0);
+}
+
+}  // namespace
+
+TEST_CASE("SIMD kernels match the portable kernels bit for bit on every host ISA",
+          "[simd]") {
+    for (const std::string& isa : host_isas()) {
+        SECTION(isa) { check_isa(isa); }
+    }
+}
+
+TEST_CASE("SIMD kernels match with non-temporal stores", "[simd]") {
+    const ThresholdGuard stream_everything(1);
+    REQUIRE(bcast::kernels::stream_threshold_bytes() == 1);
+    for (const std::string& isa : host_isas()) {
+        SECTION(isa) { check_isa(isa); }
+    }
+}
+
+TEST_CASE("the SIMD tables fill the ops they are meant to", "[simd]") {
+    for (const std::string& isa : host_isas()) {
+        INFO(isa);
+        const auto own = [&](bcast_opcode op, bcast_dtype dt) {
+            return bcast::kernels::isa_own_kernels(isa.c_str(), op, dt);
+        };
+        for (bcast_dtype dt : {BCAST_DTYPE_F32, BCAST_DTYPE_F64, BCAST_DTYPE_BF16,
+                               BCAST_DTYPE_I8, BCAST_DTYPE_U64}) {
+            INFO(bcast::dtype_name(dt));
+            REQUIRE(own(BCAST_OP_ADD, dt) != nullptr);
+            CHECK(own(BCAST_OP_ADD, dt)->vv2d != nullptr);
+            CHECK(own(BCAST_OP_ADD, dt)->periodic_y != nullptr);
+            REQUIRE(own(BCAST_OP_COPY, dt) != nullptr);
+            CHECK(own(BCAST_OP_COPY, dt)->fill != nullptr);
+        }
+        CHECK(own(BCAST_OP_LESS, BCAST_DTYPE_F32) != nullptr);
+        CHECK(own(BCAST_OP_LOGICAL_XOR, BCAST_DTYPE_BOOL) != nullptr);
+        CHECK(own(BCAST_OP_LOGICAL_XOR, BCAST_DTYPE_I32) == nullptr);
+        CHECK(own(BCAST_OP_MAX, BCAST_DTYPE_I16) != nullptr);
+        // Not bit-exact in vector form, or not worth it: portable.
+        CHECK(own(BCAST_OP_POW, BCAST_DTYPE_F32) == nullptr);
+        CHECK(own(BCAST_OP_FMOD, BCAST_DTYPE_F32) == nullptr);
+        CHECK(own(BCAST_OP_DIV, BCAST_DTYPE_I32) == nullptr);
+        if (isa != "sse2") CHECK(own(BCAST_OP_ADD, BCAST_DTYPE_F16) != nullptr);
+    }
+    CHECK(bcast::kernels::isa_own_kernels("scalar", BCAST_OP_ADD, BCAST_DTYPE_F32) == nullptr);
+    CHECK(bcast::kernels::isa_own_kernels("bogus", BCAST_OP_ADD, BCAST_DTYPE_F32) == nullptr);
+}
+
+TEST_CASE("dispatch picks the best ISA under the cap and merges portable slots", "[simd]") {
+    const CapGuard restore;
+    using bcast::kernels::select_kernels;
+    const OpKernels* portable = bcast::kernels::portable_kernels(BCAST_OP_ADD, BCAST_DTYPE_F32);
+
+    REQUIRE(bcast::kernels::set_max_isa("scalar"));
+    CHECK(std::string(bcast::kernels::active_isa_name()) == "scalar");
+    auto sel = select_kernels(BCAST_OP_ADD, BCAST_DTYPE_F32);
+    CHECK(std::string(sel.isa) == "scalar");
+    CHECK(sel.kernels.vv == portable->vv);
+    CHECK(sel.kernels.vv2d == nullptr);
+
+    for (const std::string& isa : host_isas()) {
+        INFO(isa);
+        REQUIRE(bcast::kernels::set_max_isa(isa.c_str()));
+        CHECK(std::string(bcast::kernels::active_isa_name()) == isa);
+        sel = select_kernels(BCAST_OP_ADD, BCAST_DTYPE_F32);
+        const OpKernels* own = bcast::kernels::isa_own_kernels(isa.c_str(), BCAST_OP_ADD,
+                                                               BCAST_DTYPE_F32);
+        CHECK(std::string(sel.isa) == isa);
+        CHECK(sel.kernels.vv == own->vv);
+        CHECK(sel.kernels.vs2d == own->vs2d);
+        CHECK(sel.kernels.strided == portable->strided);  // never filled by an ISA
+        // An op no ISA vectorises reports the portable kernels.
+        sel = select_kernels(BCAST_OP_POW, BCAST_DTYPE_F32);
+        CHECK(std::string(sel.isa) == "scalar");
+        CHECK(sel.kernels.vv == bcast::kernels::portable_kernels(BCAST_OP_POW, BCAST_DTYPE_F32)->vv);
+    }
+    CHECK_FALSE(bcast::kernels::set_max_isa("bogus"));
+    CHECK_FALSE(bcast::kernels::set_max_isa(nullptr));
+    CHECK(bcast::kernels::select_kernels(BCAST_OP_ADD, -1).kernels.strided == nullptr);
+}
+
+// ------------------------------------------------------------- whole plans
+
+namespace {
+
+bcast::Shape shape(std::initializer_list<int64_t> dims) {
+    bcast::Shape s;
+    for (int64_t d : dims) s[s.rank++] = d;
+    return s;
+}
+
+bcast::plan::Plan make_plan(bcast_opcode op, bcast_dtype dt, std::vector<bcast::Shape> inputs,
+                            const int64_t* out_strides = nullptr) {
+    const bcast::rules::Resolution res =
+        bcast::rules::resolve(BCAST_RULE_NUMPY, -1, inputs.data(), inputs.size());
+    const bcast::plan::PlanRequest rq{op, dt, inputs.size(), inputs.data(), nullptr, out_strides};
+    return bcast::plan::build_plan(rq, res);
+}
+
+// Output bytes of the plan (of `out_elems` elements) on the given inputs.
+Bytes execute(const bcast::plan::Plan& p, const std::vector<Bytes>& inputs, std::size_t out_bytes) {
+    Bytes out(out_bytes, kGuard);
+    std::vector<const void*> ptrs;
+    for (const Bytes& b : inputs) ptrs.push_back(b.data());
+    bcast::exec::run(p, ptrs.data(), out.data());
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("plans with 2-D rows and periodic patterns match a scalar plan", "[simd]") {
+    const CapGuard restore;
+    struct Case {
+        std::vector<bcast::Shape> in;
+        std::vector<int64_t> out_strides;  // empty: contiguous
+        std::size_t out_elems;
+    };
+    const std::vector<Case> cases = {
+        {{shape({1, 512, 7, 7}), shape({1, 512, 1, 1})}, {}, 512 * 49},  // vs rows
+        {{shape({64, 100}), shape({100})}, {}, 6400},                      // vv rows, y_row 0
+        {{shape({100, 1}), shape({1, 37})}, {}, 3700},                     // sv rows (outer)
+        {{shape({50, 37}), shape({50, 1})}, {}, 1850},                     // vs rows, column
+        {{shape({3, 5, 24}), shape({5, 24})}, {}, 360},
+        {{shape({1000, 3}), shape({3})}, {}, 3000},                        // periodic
+        {{shape({7}), shape({999, 7})}, {}, 6993},                         // periodic, x pattern
+        // ncnn-style padded channels: out strides (c, h, w) = (64, 8, 1) for (4, 7, 8)
+        {{shape({4, 7, 8}), shape({4, 1, 1})}, {64, 8, 1}, 4 * 64},
+    };
+    std::mt19937_64 rng(99);
+    for (bcast_dtype dt : {BCAST_DTYPE_F32, BCAST_DTYPE_F16, BCAST_DTYPE_I8, BCAST_DTYPE_F64}) {
+        for (bcast_opcode op : {BCAST_OP_SUB, BCAST_OP_LESS, BCAST_OP_RSUB}) {
+            for (std::size_t c = 0; c < cases.size(); ++c) {
+                const Case& cs = cases[c];
+                INFO(pair_name(op, dt) << " case " << c);
+                const int64_t* os = cs.out_strides.empty() ? nullptr : cs.out_strides.data();
+                std::vector<Bytes> inputs;
+                for (const bcast::Shape& s : cs.in) {
+                    inputs.push_back(random_elems(dt, static_cast<std::size_t>(bcast::element_count(s)), rng));
+                }
+                const bcast_dtype odt = bcast::output_dtype(op, dt);
+                const std::size_t out_bytes = cs.out_elems * bcast::dtype_size(odt);
+                REQUIRE(bcast::kernels::set_max_isa("scalar"));
+                const Bytes want = execute(make_plan(op, dt, cs.in, os), inputs, out_bytes);
+                for (const std::string& isa : host_isas()) {
+                    INFO(isa);
+                    REQUIRE(bcast::kernels::set_max_isa(isa.c_str()));
+                    const bcast::plan::Plan p = make_plan(op, dt, cs.in, os);
+                    if (bcast::kernels::isa_own_kernels(isa.c_str(), bcast::op_info(op)->base, dt)) {
+                        CHECK(std::string(p.isa) == isa);
+                    }
+                    if (c < 4 && p.kernels.vv2d) CHECK(p.rows > 0);
+                    CHECK(mismatch(odt, execute(p, inputs, out_bytes), want) == "");
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("a plan keeps its kernels when the cap changes later", "[simd]") {
+    const CapGuard restore;
+    const std::vector<std::string> isas = host_isas();
+    if (isas.empty()) return;
+    REQUIRE(bcast::kernels::set_max_isa(isas.back().c_str()));
+    const auto p = make_plan(BCAST_OP_ADD, BCAST_DTYPE_F32, {shape({64, 64}), shape({64, 1})});
+    const auto vs = p.kernels.vs;
+    REQUIRE(bcast::kernels::set_max_isa("scalar"));
+    CHECK(p.kernels.vs == vs);
+    CHECK(std::string(p.isa) == isas.back());
+    CHECK(make_plan(BCAST_OP_ADD, BCAST_DTYPE_F32, {shape({64, 64}), shape({64, 1})}).kernels.vs ==
+          bcast::kernels::portable_kernels(BCAST_OP_ADD, BCAST_DTYPE_F32)->vs);
+}
