@@ -1,11 +1,14 @@
 # cmake -DCLI=<bcast> -DARGS="a|b|c" -DRC=<expected exit code>
-#       [-DSTDOUT=<regex>] [-DSTDERR=<regex>] -P run_cli_test.cmake
-# Runs the CLI and fails unless the exit code is RC and stdout/stderr match.
+#       [-DSTDOUT=<regex>] [-DSTDERR=<regex>] [-DEMULATOR="qemu-aarch64|-L|..."]
+#       -P run_cli_test.cmake
+# Runs the CLI (under EMULATOR when set) and fails unless the exit code is RC
+# and stdout/stderr match.
 if(NOT DEFINED CLI)
   message(FATAL_ERROR "CLI not set")
 endif()
 string(REPLACE "|" ";" args "${ARGS}")
-execute_process(COMMAND "${CLI}" ${args}
+string(REPLACE "|" ";" emulator "${EMULATOR}")
+execute_process(COMMAND ${emulator} "${CLI}" ${args}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 set(ok TRUE)
 if(NOT "${rc}" STREQUAL "${RC}")
