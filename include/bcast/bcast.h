@@ -374,7 +374,8 @@ BCAST_API void bcast_op_destroy(bcast_op* op) BCAST_NOEXCEPT;
 BCAST_API const char* bcast_isa(void) BCAST_NOEXCEPT;
 
 /* Caps the kernel set used by plans made from now on ("scalar", "sse2", "avx2",
- * "avx512", "neon"; the best the CPU supports up to that cap). The environment
+ * "avx512", "neon"; the best the CPU supports up to that cap). Plans made
+ * before keep the kernels they were planned with. The environment
  * variable BCAST_MAX_ISA does the same at load time. INVALID_ARGUMENT for NULL
  * or an unknown name. Thread-safe. */
 BCAST_API bcast_status bcast_set_max_isa(const char* name) BCAST_NOEXCEPT;
