@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# CI step: the ABI gate. Builds libbcast.so.1 with debug info and compares it
+# with the committed baseline: abidiff against abi/libbcast.abi (functions,
+# their parameter and return types, SONAME, symbol versions) and nm -D against
+# abi/exports.txt. ANY difference fails, additions included: an intended ABI
+# change updates abi/ in the same commit (tools/update-abi-baseline.sh).
+#   .ci/steps/abi.sh [build-dir]            check (build-dir default: a temporary one)
+#   .ci/steps/abi.sh --update [build-dir]   rewrite abi/libbcast.abi and abi/exports.txt
+# build-dir is configured by this step (Release, -g on the boundary, library only).
+set -euo pipefail
+src=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$src"
+mode=check
+if [ "${1:-}" = "--update" ]; then mode=update; shift; fi
+
+fail() { echo "abi step: FAILED: $*" >&2; exit 1; }
+tools/install-deps.sh
+if ! command -v abidiff > /dev/null; then
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends abigail-tools
+fi
+
+if [ -n "${1:-}" ]; then
+  build=$(realpath -m "$1")
+else
+  build=$(mktemp -d /tmp/bcast-abi.XXXXXX)
+  trap 'rm -rf "$build"' EXIT
+fi
+# The release build, with debug info on the C API boundary: abidw/abidiff read
+# the exported functions' types from it.
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBCAST_ABI_DEBUG_INFO=ON \
+  -DBCAST_BUILD_TESTS=OFF -DBCAST_BUILD_TOOLS=OFF > /dev/null
+cmake --build "$build" --target bcast
+lib=$build/capi/libbcast.so.1
+# abidiff 2.2 ignores --fail-no-debug-info and would compare symbols only.
+readelf -S "$lib" | grep -q '\.debug_info' || fail "$lib has no debug info"
+
+if [ "$mode" = update ]; then
+  # Only what the public header declares, no source locations: the file
+  # changes only when the ABI does.
+  abidw --headers-dir include/bcast --drop-private-types --exported-interfaces-only \
+    --no-corpus-path --no-comp-dir-path --no-show-locs --type-id-style hash \
+    --out-file abi/libbcast.abi "$lib"
+  abi/exports.sh "$lib" > abi/exports.txt
+  echo "abi step: wrote abi/libbcast.abi and abi/exports.txt; review 'git diff abi/' and commit them"
+  exit 0
+fi
+
+rc=0
+abidiff --headers-dir2 include/bcast --drop-private-types --exported-interfaces-only \
+  abi/libbcast.abi "$lib" || rc=$?
+if [ "$rc" -ne 0 ]; then
+  # abidiff's exit status is a bit set: 1 error, 2 usage, 4 ABI change,
+  # 8 incompatible change (e.g. a removed function: 12).
+  echo "abi step: abidiff exited $rc: the ABI differs from abi/libbcast.abi." >&2
+  echo "abi step: if intended, run tools/update-abi-baseline.sh and commit abi/ with the change." >&2
+  exit 1
+fi
+abi/exports.sh --check "$lib"
+echo "abi step: libbcast.so.1 matches abi/libbcast.abi and abi/exports.txt"
