@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 dir=build
-flags=(-DCMAKE_BUILD_TYPE=Release)
+# -g on the C API objects only, so the ABI gate can reuse this build.
+flags=(-DCMAKE_BUILD_TYPE=Release -DBCAST_ABI_DEBUG_INFO=ON)
 if [ "${1:-}" = "--sanitize" ]; then
   dir=build-asan
   flags=(-DCMAKE_BUILD_TYPE=Debug -DBCAST_SANITIZE=ON)
