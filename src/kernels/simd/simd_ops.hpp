@@ -32,24 +32,51 @@ template <class T, class A>
 using Batch = xsimd::batch<T, A>;
 
 // ---------------------------------------------------------------- arithmetic
-// Integer +, -, * wrap in the lanes, as the scalar wrap_* helpers define.
+// Integer +, -, * wrap, as the scalar wrap_* helpers define: signed lanes are
+// computed as unsigned ones, because where an ISA has no instruction (SSE2's
+// 32-bit or any 64-bit multiply) xsimd 8.1 falls back to scalar C++, where a
+// signed overflow would be undefined.
+
+template <class T, class A, class F>
+Batch<T, A> wrapping(Batch<T, A> x, Batch<T, A> y, F f) {
+    if constexpr (kInt<T> && std::is_signed_v<T>) {
+        using U = Batch<std::make_unsigned_t<T>, A>;
+        return xsimd::bitwise_cast<Batch<T, A>>(
+            f(xsimd::bitwise_cast<U>(x), xsimd::bitwise_cast<U>(y)));
+    } else {
+        return f(x, y);
+    }
+}
+
+template <class T, class A>
+Batch<T, A> wrap_add(Batch<T, A> x, Batch<T, A> y) {
+    return wrapping(x, y, [](auto a, auto b) { return a + b; });
+}
+template <class T, class A>
+Batch<T, A> wrap_sub(Batch<T, A> x, Batch<T, A> y) {
+    return wrapping(x, y, [](auto a, auto b) { return a - b; });
+}
+template <class T, class A>
+Batch<T, A> wrap_mul(Batch<T, A> x, Batch<T, A> y) {
+    return wrapping(x, y, [](auto a, auto b) { return a * b; });
+}
 
 struct Add {
     template <class T> static constexpr bool accepts = kNumeric<T>;
     template <class T, class A>
-    static Batch<T, A> apply(Batch<T, A> x, Batch<T, A> y) { return x + y; }
+    static Batch<T, A> apply(Batch<T, A> x, Batch<T, A> y) { return wrap_add(x, y); }
 };
 
 struct Sub {
     template <class T> static constexpr bool accepts = kNumeric<T>;
     template <class T, class A>
-    static Batch<T, A> apply(Batch<T, A> x, Batch<T, A> y) { return x - y; }
+    static Batch<T, A> apply(Batch<T, A> x, Batch<T, A> y) { return wrap_sub(x, y); }
 };
 
 struct Mul {
     template <class T> static constexpr bool accepts = kNumeric<T>;
     template <class T, class A>
-    static Batch<T, A> apply(Batch<T, A> x, Batch<T, A> y) { return x * y; }
+    static Batch<T, A> apply(Batch<T, A> x, Batch<T, A> y) { return wrap_mul(x, y); }
 };
 
 // x is a NaN. Not x != x: xsimd 8.1's AVX and AVX-512 != is the ordered
@@ -100,8 +127,8 @@ struct SquaredDifference {
     template <class T> static constexpr bool accepts = kNumeric<T>;
     template <class T, class A>
     static Batch<T, A> apply(Batch<T, A> x, Batch<T, A> y) {
-        const Batch<T, A> d = x - y;
-        return d * d;
+        const Batch<T, A> d = wrap_sub(x, y);
+        return wrap_mul(d, d);
     }
 };
 
@@ -114,7 +141,7 @@ struct Prelu {
     static Batch<T, A> apply(Batch<T, A> x, Batch<T, A> y) {
         const Batch<T, A> zero(T{0});
         if constexpr (std::is_unsigned_v<T>) return x;
-        else if constexpr (kInt<T>) return xsimd::max(x, zero) + xsimd::min(x, zero) * y;
+        else if constexpr (kInt<T>) return wrap_add(xsimd::max(x, zero), wrap_mul(xsimd::min(x, zero), y));
         else return xsimd::select(x < zero, x * y, x);
     }
 };
