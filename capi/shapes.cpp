@@ -43,12 +43,7 @@ bcast_status bcast_infer_shape(bcast_rule rule, int64_t axis, size_t num_inputs,
                                                    " is outside 1.." +
                                                    std::to_string(BCAST_MAX_INPUTS));
         }
-        if (!ranks || !dims) fail(BCAST_ERROR_INVALID_ARGUMENT, "ranks or dims is NULL");
-        std::vector<bcast::Shape> shapes(num_inputs);
-        for (std::size_t i = 0; i < num_inputs; ++i) {
-            const std::string what = "input " + std::to_string(i);
-            shapes[i] = bcast::make_shape(ranks[i], dims[i], what.c_str());
-        }
+        const std::vector<bcast::Shape> shapes = bcast::make_input_shapes(num_inputs, ranks, dims);
         const auto res = bcast::rules::resolve(rule, axis, shapes.data(), num_inputs);
         write_shape(res.out, out_capacity, out_rank, out_dims);
     });

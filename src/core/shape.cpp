@@ -56,4 +56,15 @@ int64_t element_count(const Shape& s) {
     return count;
 }
 
+std::vector<Shape> make_input_shapes(std::size_t num_inputs, const std::size_t* ranks,
+                                     const int64_t* const* dims) {
+    if (!ranks || !dims) fail(BCAST_ERROR_INVALID_ARGUMENT, "ranks or dims is NULL");
+    std::vector<Shape> shapes(num_inputs);
+    for (std::size_t i = 0; i < num_inputs; ++i) {
+        const std::string what = "input " + std::to_string(i);
+        shapes[i] = make_shape(ranks[i], dims[i], what.c_str());
+    }
+    return shapes;
+}
+
 }  // namespace bcast

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace bcast {
 
@@ -28,6 +29,11 @@ struct Shape {
 // dims != NULL when rank > 0 and every extent >= 0 (INVALID_ARGUMENT otherwise).
 // `what` names the operand in messages, e.g. "input 1".
 Shape make_shape(std::size_t rank, const int64_t* dims, const char* what);
+
+// The caller's num_inputs (ranks[i], dims[i]) pairs as Shapes named "input i";
+// INVALID_ARGUMENT for NULL arrays or any bad shape.
+std::vector<Shape> make_input_shapes(std::size_t num_inputs, const std::size_t* ranks,
+                                     const int64_t* const* dims);
 
 // "(2,3,5)"; "()" for rank 0.
 std::string to_string(const Shape& s);

@@ -82,13 +82,7 @@ int64_t Operator::get_param(bcast_param param) const {
 std::vector<Shape> Operator::read_inputs(std::size_t num_inputs, const std::size_t* ranks,
                                          const int64_t* const* dims) const {
     check_arity(*op_info(opcode_), num_inputs);
-    if (!ranks || !dims) fail(BCAST_ERROR_INVALID_ARGUMENT, "ranks or dims is NULL");
-    std::vector<Shape> shapes(num_inputs);
-    for (std::size_t i = 0; i < num_inputs; ++i) {
-        const std::string what = "input " + std::to_string(i);
-        shapes[i] = make_shape(ranks[i], dims[i], what.c_str());
-    }
-    return shapes;
+    return make_input_shapes(num_inputs, ranks, dims);
 }
 
 void Operator::install(std::size_t num_inputs, const Shape* inputs, const int64_t* const* strides,
