@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# CI step: build the Debian packages (libbcast1, libbcast-dev, bcast-tools)
+# CI step: build the Debian packages (libbcast1, libbcast-dev, bcast-tools,
+# python3-bcast)
 # from a copy of the tree with dpkg-buildpackage, require lintian to report no
 # errors, install them, then build tests/install/consumer.c against the
-# installed packages with pkg-config alone and run the installed CLI. The
+# installed packages with pkg-config alone, run the installed CLI and the
+# issue's Python command against the installed module. The
 # packages are purged again at the end. Needs root (or sudo) for apt.
 #   .ci/steps/debian.sh
 set -euo pipefail
@@ -18,7 +20,7 @@ $sudo apt-get install -y -qq --no-install-recommends dpkg-dev debhelper lintian 
 $sudo apt-get build-dep -y -qq "$src"
 
 tmp=$(mktemp -d /tmp/bcast-debian.XXXXXX)
-packages=(libbcast1 libbcast-dev bcast-tools)
+packages=(libbcast1 libbcast-dev bcast-tools python3-bcast)
 cleanup() {
   $sudo apt-get purge -y -qq "${packages[@]}" > /dev/null 2>&1 || true
   rm -rf "$tmp"
@@ -58,4 +60,17 @@ step "bcast shape --rule numpy 2,1,5 4,1"
 out=$(bcast shape --rule numpy 2,1,5 4,1)
 echo "$out"
 [ "$out" = "(2,4,5)" ] || fail "bcast printed '$out', expected (2,4,5)"
+step "python3 -c 'import bcast ...' from the installed python3-bcast"
+# From an empty directory with no BCAST_LIBRARY, so only the installed module
+# and the system's libbcast.so.1 can be found. Debian's python3, not a
+# user-installed one on PATH.
+out=$(cd "$tmp" && env -u BCAST_LIBRARY -u PYTHONPATH /usr/bin/python3 -c \
+  "import bcast, numpy as np; print(bcast.add(np.ones((2,3,4,5),'f4'), np.ones((3,1),'f4'), rule='pdpd', axis=1).shape)")
+echo "$out"
+[ "$out" = "(2, 3, 4, 5)" ] || fail "python printed '$out', expected (2, 3, 4, 5)"
+where=$(cd "$tmp" && env -u PYTHONPATH /usr/bin/python3 -c "import bcast; print(bcast.__file__)")
+case "$where" in
+  /usr/lib/python3/dist-packages/bcast/*) echo "imported from $where" ;;
+  *) fail "bcast was imported from $where, not the package" ;;
+esac
 echo "debian step: packages built, lintian clean of errors, installed and used"
