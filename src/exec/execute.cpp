@@ -29,7 +29,7 @@ void call_rows(const plan::Plan& p, char* const* ptr) {
     const kernels::OpKernels& k = p.kernels;
     const kernels::Binary2dFn fn =
         p.kind == InnerKind::VV ? k.vv2d : p.kind == InnerKind::VS ? k.vs2d : k.sv2d;
-    fn(rows, n, ptr[0], row.stride[0], ptr[1], row.stride[1], ptr[2], row.stride[2]);
+    fn(rows, n, ptr[0], row.stride[0], ptr[1], row.stride[1], ptr[2], row.stride[2], p.stream);
 }
 
 void call_inner(const plan::Plan& p, char* const* ptr) {
@@ -41,17 +41,19 @@ void call_inner(const plan::Plan& p, char* const* ptr) {
         return;
     }
     switch (p.kind) {
-        case InnerKind::VV: k.vv(n, ptr[0], ptr[1], ptr[out]); return;
-        case InnerKind::VS: k.vs(n, ptr[0], ptr[1], ptr[out]); return;
-        case InnerKind::SV: k.sv(n, ptr[0], ptr[1], ptr[out]); return;
+        case InnerKind::VV: k.vv(n, ptr[0], ptr[1], ptr[out], p.stream); return;
+        case InnerKind::VS: k.vs(n, ptr[0], ptr[1], ptr[out], p.stream); return;
+        case InnerKind::SV: k.sv(n, ptr[0], ptr[1], ptr[out], p.stream); return;
         case InnerKind::PeriodicY:
-            k.periodic_y(n, static_cast<std::size_t>(p.period), ptr[0], ptr[1], ptr[out]);
+            k.periodic_y(n, static_cast<std::size_t>(p.period), ptr[0], ptr[1], ptr[out],
+                         p.stream);
             return;
         case InnerKind::PeriodicX:
-            k.periodic_x(n, static_cast<std::size_t>(p.period), ptr[0], ptr[1], ptr[out]);
+            k.periodic_x(n, static_cast<std::size_t>(p.period), ptr[0], ptr[1], ptr[out],
+                         p.stream);
             return;
-        case InnerKind::Copy: k.copy(n, ptr[0], ptr[out]); return;
-        case InnerKind::Fill: k.fill(n, ptr[0], ptr[out]); return;
+        case InnerKind::Copy: k.copy(n, ptr[0], ptr[out], p.stream); return;
+        case InnerKind::Fill: k.fill(n, ptr[0], ptr[out], p.stream); return;
         case InnerKind::Strided: {
             const plan::Loop& inner = p.nest.loops[p.nest.num_loops - 1];
             std::ptrdiff_t strides[kMaxOperands];

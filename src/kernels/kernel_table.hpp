@@ -7,6 +7,13 @@
 // left operand. Output elements are of the op's output dtype (BOOL for
 // comparisons and logical ops). A kernel may be called with an output equal
 // to an input of the same element size (in place, same layout).
+//
+// `stream` is the plan's decision for the whole op (stream_threshold.hpp):
+// the op moves more bytes than the cache holds, so kernels that can may write
+// aligned output lines with non-temporal stores (and fence before
+// returning). Kernels without such stores ignore it. Deciding per op, not per
+// call, matters: an op over 64 short rows per call moves little per call but
+// 64 MiB in all.
 #pragma once
 
 #include <bcast/bcast.h>
@@ -15,15 +22,15 @@
 
 namespace bcast::kernels {
 
-using BinaryFn = void (*)(std::size_t n, const void* x, const void* y, void* out);
+using BinaryFn = void (*)(std::size_t n, const void* x, const void* y, void* out, bool stream);
 using PeriodicFn = void (*)(std::size_t n, std::size_t period, const void* x, const void* y,
-                            void* out);
+                            void* out, bool stream);
 // rows x n: out[r*out_row + i] = x[r*x_row + i*sx] op y[r*y_row + i*sy] with
 // the inner strides (sx, sy) fixed by the slot; row strides in elements.
 using Binary2dFn = void (*)(std::size_t rows, std::size_t n, const void* x, std::ptrdiff_t x_row,
                             const void* y, std::ptrdiff_t y_row, void* out,
-                            std::ptrdiff_t out_row);
-using UnaryFn = void (*)(std::size_t n, const void* x, void* out);
+                            std::ptrdiff_t out_row, bool stream);
+using UnaryFn = void (*)(std::size_t n, const void* x, void* out, bool stream);
 using StridedFn = void (*)(std::size_t n, std::size_t num_inputs, const void* const* in,
                            const std::ptrdiff_t* in_strides, void* out,
                            std::ptrdiff_t out_stride);

@@ -42,7 +42,8 @@ std::string plan_fields(const Plan& p) {
                     ",\"output_shape\":" + json_list(p.out.dims.data(), p.out.rank) +
                     ",\"operands\":" + operands_json(p) + ",\"loops\":" + loops_json(p) +
                     ",\"kernel\":" + quoted(inner_kind_name(p.kind, p.num_inputs)) +
-                    ",\"elements_per_call\":" + std::to_string(p.inner_count);
+                    ",\"elements_per_call\":" + std::to_string(p.inner_count) +
+                    ",\"streaming_stores\":" + (p.stream ? "true" : "false");
     if (p.rows > 0) s += ",\"rows_per_call\":" + std::to_string(p.rows);
     if (p.kind == InnerKind::PeriodicX || p.kind == InnerKind::PeriodicY) {
         s += ",\"period\":" + std::to_string(p.period) + ",\"pattern\":" +

@@ -4,6 +4,7 @@
 #include "core/error.hpp"
 #include "core/op_info.hpp"
 #include "kernels/dispatch.hpp"
+#include "kernels/simd/stream_threshold.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -237,6 +238,13 @@ Plan build_plan(const PlanRequest& rq, const rules::Resolution& res) {
     p.kernels = sel.kernels;
     p.isa = sel.isa;
     choose_inner_kernel(p);
+    // Every operand's touched bytes once (a broadcast input counts its own
+    // size): what the op moves through the cache.
+    uint64_t touched = 0;
+    for (std::size_t o = 0; o <= out_op; ++o) {
+        touched += static_cast<uint64_t>(p.hi_byte[o] - p.lo_byte[o]);
+    }
+    p.stream = touched >= kernels::stream_threshold_bytes();
     return p;
 }
 

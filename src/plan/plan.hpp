@@ -43,6 +43,9 @@ struct Plan {
     int64_t rows = 0;              // > 0: VV/VS/SV run as one 2-D call over
                                    // the last two loops (rows x inner_count)
     InnerKind kind = InnerKind::Empty;
+    // Non-temporal stores for the whole op: the bytes it touches exceed
+    // kernels::stream_threshold_bytes() (see kernels/kernel_table.hpp).
+    bool stream = false;
     kernels::OpKernels kernels{};
     const char* isa = "";
 

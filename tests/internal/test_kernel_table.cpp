@@ -149,9 +149,9 @@ TEST_CASE("binary kernel shapes match the strided kernel bit for bit", "[kernels
                 const Bytes s = random_elems(dt, 1, rng);
 
                 Bytes vv(n * os), vs(n * os), sv(n * os);
-                k.vv(n, x.data(), y.data(), vv.data());
-                k.vs(n, x.data(), s.data(), vs.data());
-                k.sv(n, s.data(), y.data(), sv.data());
+                k.vv(n, x.data(), y.data(), vv.data(), false);
+                k.vs(n, x.data(), s.data(), vs.data(), false);
+                k.sv(n, s.data(), y.data(), sv.data(), false);
                 for (const auto& st : stride_sets) {
                     INFO("strides " << st[0] << "," << st[1] << " -> " << st[2]);
                     const std::vector<std::size_t> sizes = {es, es};
@@ -170,8 +170,8 @@ TEST_CASE("binary kernel shapes match the strided kernel bit for bit", "[kernels
                     INFO("period " << period);
                     const Bytes p = random_elems(dt, period, rng);
                     Bytes py(n * os), px(n * os), want_y(n * os), want_x(n * os);
-                    k.periodic_y(n, period, x.data(), p.data(), py.data());
-                    k.periodic_x(n, period, p.data(), y.data(), px.data());
+                    k.periodic_y(n, period, x.data(), p.data(), py.data(), false);
+                    k.periodic_x(n, period, p.data(), y.data(), px.data(), false);
                     // Oracle: the strided kernel, one period at a time.
                     const std::ptrdiff_t unit[2] = {1, 1};
                     for (std::size_t start = 0; start < n; start += period) {
@@ -185,26 +185,26 @@ TEST_CASE("binary kernel shapes match the strided kernel bit for bit", "[kernels
                     CHECK(mismatch(odt, px, want_x) == "");
                     if (in_place_ok) {
                         Bytes io = x;
-                        k.periodic_y(n, period, io.data(), p.data(), io.data());
+                        k.periodic_y(n, period, io.data(), p.data(), io.data(), false);
                         CHECK(mismatch(odt, io, py) == "");
                         io = y;
-                        k.periodic_x(n, period, p.data(), io.data(), io.data());
+                        k.periodic_x(n, period, p.data(), io.data(), io.data(), false);
                         CHECK(mismatch(odt, io, px) == "");
                     }
                 }
 
                 if (in_place_ok) {
                     Bytes io = x;
-                    k.vv(n, io.data(), y.data(), io.data());
+                    k.vv(n, io.data(), y.data(), io.data(), false);
                     CHECK(mismatch(odt, io, vv) == "");
                     io = y;
-                    k.vv(n, x.data(), io.data(), io.data());
+                    k.vv(n, x.data(), io.data(), io.data(), false);
                     CHECK(mismatch(odt, io, vv) == "");
                     io = x;
-                    k.vs(n, io.data(), s.data(), io.data());
+                    k.vs(n, io.data(), s.data(), io.data(), false);
                     CHECK(mismatch(odt, io, vs) == "");
                     io = y;
-                    k.sv(n, s.data(), io.data(), io.data());
+                    k.sv(n, s.data(), io.data(), io.data(), false);
                     CHECK(mismatch(odt, io, sv) == "");
                     io = x;
                     const void* ins[2] = {io.data(), y.data()};
@@ -256,12 +256,12 @@ TEST_CASE("variadic strided kernels fold left to right", "[kernels]") {
                         };
                         Bytes acc(elem(0), elem(0) + es);
                         for (std::size_t j = 1; j < count; ++j)
-                            step.vv(1, acc.data(), elem(j), acc.data());
+                            step.vv(1, acc.data(), elem(j), acc.data(), false);
                         if (op == BCAST_OP_MEAN) {
                             Bytes c(es);
                             if (dt == BCAST_DTYPE_F32) put(c, 0, static_cast<float>(count));
                             else put(c, 0, static_cast<double>(count));
-                            div.vs(1, acc.data(), c.data(), acc.data());
+                            div.vs(1, acc.data(), c.data(), acc.data(), false);
                         }
                         std::memcpy(want.data() + i * es, acc.data(), es);
                     }
@@ -299,8 +299,8 @@ TEST_CASE("COPY copy/fill and SELECT agree with their strided kernels", "[kernel
             const Bytes s = random_elems(dt, 1, rng);
             const Bytes cond = random_elems(BCAST_DTYPE_BOOL, n, rng);
             Bytes c(n * es), f(n * es);
-            copy.copy(n, x.data(), c.data());
-            copy.fill(n, s.data(), f.data());
+            copy.copy(n, x.data(), c.data(), false);
+            copy.fill(n, s.data(), f.data(), false);
             CHECK(c == x);
             CHECK(c == run_strided(copy, n, {&x}, {-2}, {es}, es, 3));
             CHECK(f == run_strided(copy, n, {&s}, {0}, {es}, es, -1));
@@ -332,7 +332,7 @@ std::uint8_t cmp(bcast_opcode op, bcast_dtype dt, T x, T y) {
     const OpKernels* k = portable_kernels(op, dt);
     REQUIRE(k != nullptr);
     std::uint8_t out = 7;
-    k->vv(1, &x, &y, &out);
+    k->vv(1, &x, &y, &out, false);
     return out;
 }
 

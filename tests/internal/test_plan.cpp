@@ -2,6 +2,7 @@
 // kind for the patterns the SIMD kernels are built around.
 #include "core/error.hpp"
 #include "plan/loop_nest.hpp"
+#include "kernels/simd/stream_threshold.hpp"
 #include "plan/plan.hpp"
 #include "rules/rules.hpp"
 
@@ -217,4 +218,31 @@ TEST_CASE("coalesce merges only where every operand agrees", "[plan]") {
     const auto all = plan::coalesce(out, st);  // operand 1 is a scalar
     REQUIRE(all.num_loops == 1);
     CHECK(all.loops[0].extent == 24);
+}
+
+// The streaming decision is the op's: what all operands touch together
+// against the threshold, however little one kernel call moves.
+TEST_CASE("non-temporal stores are decided once per op from the bytes it touches",
+          "[plan]") {
+    struct ThresholdGuard {
+        ~ThresholdGuard() { kernels::set_stream_threshold_bytes_for_testing(0); }
+    } restore;
+    kernels::set_stream_threshold_bytes_for_testing(1000);
+    // Output 250 f32 = 1000 bytes on its own: streams.
+    CHECK(make_plan(BCAST_OP_ADD, {shape({250}), shape({})}).stream);
+    // 400 + 4 + 400 bytes: does not.
+    CHECK_FALSE(make_plan(BCAST_OP_ADD, {shape({100}), shape({1})}).stream);
+    // A two-sided broadcast whose calls each move 16 elements: (4,1,16) +
+    // (1,4,1) touches 256 + 16 + 1024 bytes, and streams as one op.
+    CHECK(make_plan(BCAST_OP_ADD, {shape({4, 1, 16}), shape({1, 4, 1})}).stream);
+    // Broadcast inputs count once, not per use: (1,16) + (16,1) touch 64 +
+    // 64 + 1024 bytes.
+    CHECK(make_plan(BCAST_OP_ADD, {shape({1, 16}), shape({16, 1})}).stream);
+    kernels::set_stream_threshold_bytes_for_testing(1200);
+    CHECK_FALSE(make_plan(BCAST_OP_ADD, {shape({1, 16}), shape({16, 1})}).stream);
+    kernels::set_stream_threshold_bytes_for_testing(0);
+    // The default (5/4 of the L2, at least hundreds of KiB) keeps a
+    // cache-sized op out of it and puts a 64 MiB one in.
+    CHECK_FALSE(make_plan(BCAST_OP_ADD, {shape({1, 512, 7, 7}), shape({1, 512, 1, 1})}).stream);
+    CHECK(make_plan(BCAST_OP_ADD, {shape({64, 1, 4096}), shape({1, 64, 1})}).stream);
 }

@@ -15,7 +15,6 @@
 #include "kernel_test_data.hpp"
 #include "kernels/dispatch.hpp"
 #include "kernels/kernel_table.hpp"
-#include "kernels/simd/stream_threshold.hpp"
 #include "plan/plan.hpp"
 #include "rules/rules.hpp"
 
@@ -52,13 +51,6 @@ std::vector<std::string> host_isas() {
 struct CapGuard {
     std::string saved = bcast::kernels::active_isa_name();
     ~CapGuard() { bcast::kernels::set_max_isa(saved.c_str()); }
-};
-
-struct ThresholdGuard {
-    explicit ThresholdGuard(std::size_t bytes) {
-        bcast::kernels::set_stream_threshold_bytes_for_testing(bytes);
-    }
-    ~ThresholdGuard() { bcast::kernels::set_stream_threshold_bytes_for_testing(0); }
 };
 
 // ------------------------------------------------------------------ buffers
@@ -100,6 +92,7 @@ struct Pair {
     bcast_dtype odt;
     const OpKernels* fast;
     const OpKernels* port;
+    bool stream;  // passed to the SIMD kernels: non-temporal stores allowed
 };
 
 enum class Kind { VV, VS, SV };
@@ -116,7 +109,7 @@ Bytes run_binary(bcast::kernels::BinaryFn fn, Kind kind, const Pair& pr, std::si
               offset);
     Buffer bo(n * pr.os, offset);
     Buffer& out = in_place == 0 ? bx : in_place == 1 ? by : bo;
-    fn(n, bx.p, by.p, out.p);
+    fn(n, bx.p, by.p, out.p, pr.stream);
     return out.read(n * pr.os);
 }
 
@@ -128,8 +121,8 @@ Bytes run_periodic(bcast::kernels::PeriodicFn fn, bool pattern_x, const Pair& pr
               offset);
     Buffer bo(n * pr.os, offset);
     Buffer& out = in_place ? bf : bo;
-    if (pattern_x) fn(n, period, bp.p, bf.p, out.p);
-    else fn(n, period, bf.p, bp.p, out.p);
+    if (pattern_x) fn(n, period, bp.p, bf.p, out.p, pr.stream);
+    else fn(n, period, bf.p, bp.p, out.p, pr.stream);
     return out.read(n * pr.os);
 }
 
@@ -224,8 +217,10 @@ void check_periodic_slots(const Pair& pr, std::mt19937_64& rng) {
     }
 }
 
-// rows x n with padded row strides; the scalar operand of vs/sv per row
-// (a column) or shared (row stride 0). In place: out over x (or y for sv).
+// rows x n with padded row strides, or contiguous rows (every row stride
+// n: the streaming path that crosses row boundaries, at two output
+// alignments); the scalar operand of vs/sv per row (a column) or shared (row
+// stride 0). In place: out over x (or y for sv).
 void check_rows_slots(const Pair& pr, std::mt19937_64& rng) {
     struct Slot {
         bcast::kernels::Binary2dFn fast;
@@ -240,25 +235,29 @@ void check_rows_slots(const Pair& pr, std::mt19937_64& rng) {
     for (const Slot& s : slots) {
         if (!s.fast) continue;
         for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{3}, std::size_t{7},
-                              std::size_t{49}, 64 / es + 3}) {
+                              std::size_t{49}, 64 / es + 3, std::size_t{257}}) {
             for (std::ptrdiff_t scalar_row : {0, 1}) {
+                for (int layout = 0; layout < 3; ++layout) {  // padded, contiguous at 2 offsets
                 for (bool in_place : {false, true}) {
                     if (in_place && es != os) continue;
+                    const bool contiguous = layout > 0;
+                    const std::size_t offset = layout == 1 ? 0 : es;
                     const std::size_t rows = 5;
-                    const auto full_row = static_cast<std::ptrdiff_t>(n + 3);
+                    const auto full_row = static_cast<std::ptrdiff_t>(contiguous ? n : n + 3);
                     const std::ptrdiff_t x_row = s.kind == Kind::SV ? scalar_row : full_row;
                     const std::ptrdiff_t y_row = s.kind == Kind::VS ? scalar_row : full_row;
                     // Same layout as the operand it overwrites in place.
-                    const std::ptrdiff_t out_row = in_place ? full_row : full_row + 2;
-                    INFO(s.name << " n=" << n << " scalar_row=" << scalar_row
-                                << " in_place=" << in_place);
+                    const std::ptrdiff_t out_row =
+                        in_place || contiguous ? full_row : full_row + 2;
+                    INFO(s.name << " n=" << n << " scalar_row=" << scalar_row << " layout="
+                                << layout << " in_place=" << in_place);
                     const auto span = [&](std::ptrdiff_t row, bool scalar) {
                         return (rows - 1) * static_cast<std::size_t>(row) + (scalar ? 1 : n);
                     };
                     const Bytes x = random_elems(pr.dt, span(x_row, s.kind == Kind::SV), rng);
                     const Bytes y = random_elems(pr.dt, span(y_row, s.kind == Kind::VS), rng);
                     const std::size_t out_bytes = span(out_row, false) * os;
-                    Buffer bx(x, es), by(y, es), bo(out_bytes, es);
+                    Buffer bx(x, offset), by(y, offset), bo(out_bytes, offset);
                     Bytes want(bo.raw.begin() + (bo.p - bo.raw.data()),
                                bo.raw.begin() + (bo.p - bo.raw.data()) +
                                    static_cast<std::ptrdiff_t>(out_bytes));
@@ -267,11 +266,13 @@ void check_rows_slots(const Pair& pr, std::mt19937_64& rng) {
                         const auto ri = static_cast<std::ptrdiff_t>(r);
                         s.port(n, x.data() + ri * x_row * static_cast<std::ptrdiff_t>(es),
                                y.data() + ri * y_row * static_cast<std::ptrdiff_t>(es),
-                               want.data() + ri * out_row * static_cast<std::ptrdiff_t>(os));
+                               want.data() + ri * out_row * static_cast<std::ptrdiff_t>(os),
+                               false);
                     }
                     Buffer& out = !in_place ? bo : s.kind == Kind::SV ? by : bx;
-                    s.fast(rows, n, bx.p, x_row, by.p, y_row, out.p, out_row);
+                    s.fast(rows, n, bx.p, x_row, by.p, y_row, out.p, out_row, pr.stream);
                     CHECK(mismatch(pr.odt, out.read(want.size()), want) == "");
+                }
                 }
             }
         }
@@ -287,16 +288,16 @@ void check_copy_slots(const Pair& pr, std::mt19937_64& rng) {
             INFO("n=" << n << " offset=" << off);
             if (pr.fast->copy) {
                 Buffer in(xn, off), out(n * pr.es, off);
-                pr.fast->copy(n, in.p, out.p);
+                pr.fast->copy(n, in.p, out.p, pr.stream);
                 CHECK(out.read(n * pr.es) == xn);  // bytes as they are, NaN payloads too
-                pr.fast->copy(n, in.p, in.p);
+                pr.fast->copy(n, in.p, in.p, pr.stream);
                 CHECK(in.read(n * pr.es) == xn);
             }
             if (pr.fast->fill) {
                 Buffer in(x1, off), out(n * pr.es, off);
                 Buffer want(n * pr.es, 0);
-                pr.port->fill(n, in.p, want.p);
-                pr.fast->fill(n, in.p, out.p);
+                pr.port->fill(n, in.p, want.p, false);
+                pr.fast->fill(n, in.p, out.p, pr.stream);
                 CHECK(out.read(n * pr.es) == want.read(n * pr.es));
             }
         }
@@ -304,7 +305,7 @@ void check_copy_slots(const Pair& pr, std::mt19937_64& rng) {
 }
 
 // Every (op, dtype) the ISA fills, each filled slot against the portable one.
-void check_isa(const std::string& isa) {
+void check_isa(const std::string& isa, bool stream) {
     std::mt19937_64 rng(0x5EED + isa.size());
     std::size_t filled = 0;
     for (bcast_opcode op = 0; op < kAllOps; ++op) {
@@ -316,7 +317,8 @@ void check_isa(const std::string& isa) {
             REQUIRE(port != nullptr);  // never a fast slot for an unsupported pair
             ++filled;
             const bcast_dtype odt = bcast::output_dtype(op, dt);
-            const Pair pr{op, dt, bcast::dtype_size(dt), bcast::dtype_size(odt), odt, fast, port};
+            const Pair pr{op,  dt,   bcast::dtype_size(dt), bcast::dtype_size(odt), odt,
+                          fast, port, stream};
             if (op == BCAST_OP_COPY) {
                 check_copy_slots(pr, rng);
                 continue;
@@ -334,15 +336,13 @@ void check_isa(const std::string& isa) {
 TEST_CASE("SIMD kernels match the portable kernels bit for bit on every host ISA",
           "[simd]") {
     for (const std::string& isa : host_isas()) {
-        SECTION(isa) { check_isa(isa); }
+        SECTION(isa) { check_isa(isa, false); }
     }
 }
 
 TEST_CASE("SIMD kernels match with non-temporal stores", "[simd]") {
-    const ThresholdGuard stream_everything(1);
-    REQUIRE(bcast::kernels::stream_threshold_bytes() == 1);
     for (const std::string& isa : host_isas()) {
-        SECTION(isa) { check_isa(isa); }
+        SECTION(isa) { check_isa(isa, true); }
     }
 }
 

@@ -42,7 +42,7 @@ inline T& at(T* base, std::size_t i, std::ptrdiff_t stride) {
 }
 
 template <class E>
-void vv(std::size_t n, const void* x, const void* y, void* out) {
+void vv(std::size_t n, const void* x, const void* y, void* out, bool /*stream*/) {
     const auto* a = static_cast<const typename E::In*>(x);
     const auto* b = static_cast<const typename E::In*>(y);
     auto* o = static_cast<typename E::Out*>(out);
@@ -50,7 +50,7 @@ void vv(std::size_t n, const void* x, const void* y, void* out) {
 }
 
 template <class E>
-void vs(std::size_t n, const void* x, const void* y, void* out) {
+void vs(std::size_t n, const void* x, const void* y, void* out, bool /*stream*/) {
     const auto* a = static_cast<const typename E::In*>(x);
     auto* o = static_cast<typename E::Out*>(out);
     if (n == 0) return;  // y may be NULL for an empty output
@@ -59,7 +59,7 @@ void vs(std::size_t n, const void* x, const void* y, void* out) {
 }
 
 template <class E>
-void sv(std::size_t n, const void* x, const void* y, void* out) {
+void sv(std::size_t n, const void* x, const void* y, void* out, bool /*stream*/) {
     const auto* b = static_cast<const typename E::In*>(y);
     auto* o = static_cast<typename E::Out*>(out);
     if (n == 0) return;
@@ -71,7 +71,8 @@ void sv(std::size_t n, const void* x, const void* y, void* out) {
 // so there is no division per element. (A zero period with n > 0 is a caller
 // bug; it writes nothing rather than looping forever.)
 template <class E>
-void periodic_y(std::size_t n, std::size_t period, const void* x, const void* y, void* out) {
+void periodic_y(std::size_t n, std::size_t period, const void* x, const void* y, void* out,
+                bool /*stream*/) {
     const auto* a = static_cast<const typename E::In*>(x);
     const auto* b = static_cast<const typename E::In*>(y);
     auto* o = static_cast<typename E::Out*>(out);
@@ -84,7 +85,8 @@ void periodic_y(std::size_t n, std::size_t period, const void* x, const void* y,
 }
 
 template <class E>
-void periodic_x(std::size_t n, std::size_t period, const void* x, const void* y, void* out) {
+void periodic_x(std::size_t n, std::size_t period, const void* x, const void* y, void* out,
+                bool /*stream*/) {
     const auto* a = static_cast<const typename E::In*>(x);
     const auto* b = static_cast<const typename E::In*>(y);
     auto* o = static_cast<typename E::Out*>(out);

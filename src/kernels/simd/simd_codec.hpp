@@ -5,6 +5,10 @@
 //   kStep              elements per step,
 //   load / store<NT>   one full step (NT: a non-temporal store, which needs
 //                      the address aligned to kStep * sizeof(Storage)),
+//   splat(p)           *p in every lane, as load would give it: by register
+//                      broadcast, since a step loaded from a buffer just
+//                      filled element by element stalls on store forwarding
+//                      (paid once per row by vs/sv rows),
 //   apply<Op>(x, y)    Op on one step.
 // Conversions are bit-exact with half.hpp (round to nearest even, NaNs kept
 // quiet), so a SIMD kernel stores exactly what the portable one does.
@@ -36,6 +40,7 @@ struct PlainCodec {
     static constexpr bool kCompares = true;
 
     static Value load(const Storage* p) { return Value::load_unaligned(p); }
+    static Value splat(const Storage* p) { return Value(*p); }
     template <bool NT>
     static void store(Storage* p, Value v) { Isa::template put<NT>(p, v); }
     template <class Op>
@@ -50,6 +55,7 @@ struct BoolCodec : PlainCodec<Isa, std::uint8_t> {
     static Value load(const std::uint8_t* p) {
         return xsimd::min(Value::load_unaligned(p), Value(std::uint8_t{1}));
     }
+    static Value splat(const std::uint8_t* p) { return Value(std::uint8_t{*p != 0}); }
 };
 
 // f16 through the ISA's hardware conversions (F16C: exact, RNE on store).
@@ -62,6 +68,15 @@ struct F16Codec {
     static constexpr bool kCompares = true;
 
     static Value load(const Storage* p) { return Isa::load_f16(p); }
+    // The bits broadcast, stored as one vector (which the load then reads
+    // back whole: forwarded), and converted as load does.
+    static Value splat(const Storage* p) {
+        using Bits = Batch<std::uint16_t, typename Isa::arch>;
+        static_assert(Bits::size >= kStep, "one broadcast store covers a step");
+        Storage buf[Bits::size];
+        Bits(*p).store_unaligned(buf);
+        return Isa::load_f16(buf);
+    }
     template <bool NT>
     static void store(Storage* p, Value v) { Isa::template store_f16<NT>(p, v); }
     template <class Op>
@@ -85,10 +100,16 @@ struct Bf16Codec {
     static constexpr std::size_t kStep = 2 * F::size;
     static constexpr bool kCompares = false;  // results would come out interleaved
 
-    static Value load(const Storage* p) {
-        const I u = I::load_unaligned(reinterpret_cast<const std::int32_t*>(p));
+    static Value from_pairs(I u) {
         return {xsimd::bitwise_cast<F>(u << 16),
                 xsimd::bitwise_cast<F>(u & I(static_cast<std::int32_t>(0xffff0000u)))};
+    }
+    static Value load(const Storage* p) {
+        return from_pairs(I::load_unaligned(reinterpret_cast<const std::int32_t*>(p)));
+    }
+    static Value splat(const Storage* p) {
+        const std::uint32_t pair = (std::uint32_t{*p} << 16) | *p;
+        return from_pairs(I(static_cast<std::int32_t>(pair)));
     }
     // f32 bits whose top half is f32_to_bf16: RNE by adding 0x7fff plus the
     // kept LSB; a NaN keeps its top bits with the quiet bit forced.

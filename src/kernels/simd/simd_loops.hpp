@@ -10,13 +10,12 @@
 // In place (out == an input) is exact: the overlapping steps are computed
 // from the inputs before anything is stored, and stored last; where they
 // overlap what the body stored they store the same values.
-// Large outputs use non-temporal stores on the aligned middle (see
-// stream_threshold.hpp), then one fence.
+// Ops the plan marks as streaming (kernel_table.hpp) use non-temporal stores
+// on the aligned middle, then one fence per call.
 #pragma once
 
 #include "kernels/isa_namespace.hpp"
 #include "kernels/simd/simd_codec.hpp"
-#include "kernels/simd/stream_threshold.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -82,9 +81,7 @@ void store_part(typename E::Out* p, std::size_t count, typename E::R r) {
 // *p in every lane (through the codec, so f16/bf16 convert exactly as loads).
 template <class Codec>
 typename Codec::Value splat(const typename Codec::Storage* p) {
-    typename Codec::Storage buf[Codec::kStep];
-    for (auto& b : buf) b = *p;
-    return Codec::load(buf);
+    return Codec::splat(p);
 }
 
 // ----------------------------------------------------------- step sources
@@ -270,23 +267,10 @@ inline void drive(std::size_t n, typename E::Out* out, Source& src, bool nt) {
     E::template store<false>(out + (n - S), last);
 }
 
-// Whether a call over `elements` output elements, reading `streams`
-// full-length inputs, moves enough bytes to stream (stream_threshold.hpp).
-template <class E>
-bool use_streaming(std::size_t elements, std::size_t streams) {
-    if constexpr (!E::kCanStream) {
-        return false;
-    } else {
-        const std::size_t per_element =
-            streams * sizeof(typename E::In) + sizeof(typename E::Out);
-        return elements * per_element >= stream_threshold_bytes();
-    }
-}
-
-// One contiguous run, streamed when large.
+// One contiguous run, streamed when the op streams (kernel_table.hpp).
 template <class E, class Source>
-inline void run(std::size_t n, std::size_t streams, void* out, Source& src) {
-    const bool nt = use_streaming<E>(n, streams);
+inline void run(std::size_t n, bool stream, void* out, Source& src) {
+    const bool nt = E::kCanStream && stream;
     drive<E>(n, static_cast<typename E::Out*>(out), src, nt);
     if (nt) E::fence();
 }
@@ -299,34 +283,35 @@ const T* in_ptr(const void* p) {
 }
 
 template <class E>
-void vv(std::size_t n, const void* x, const void* y, void* out) {
+void vv(std::size_t n, const void* x, const void* y, void* out, bool stream) {
     VvSource<E> src{in_ptr<typename E::In>(x), in_ptr<typename E::In>(y)};
-    run<E>(n, 2, out, src);
+    run<E>(n, stream, out, src);
 }
 
 template <class E>
-void vs(std::size_t n, const void* x, const void* y, void* out) {
+void vs(std::size_t n, const void* x, const void* y, void* out, bool stream) {
     if (n == 0) return;  // y may be NULL for an empty output
     VsSource<E> src{in_ptr<typename E::In>(x), splat<typename E::InCodec>(in_ptr<typename E::In>(y))};
-    run<E>(n, 1, out, src);
+    run<E>(n, stream, out, src);
 }
 
 template <class E>
-void sv(std::size_t n, const void* x, const void* y, void* out) {
+void sv(std::size_t n, const void* x, const void* y, void* out, bool stream) {
     if (n == 0) return;
     SvSource<E> src{splat<typename E::InCodec>(in_ptr<typename E::In>(x)), in_ptr<typename E::In>(y)};
-    run<E>(n, 1, out, src);
+    run<E>(n, stream, out, src);
 }
 
 // out[i] = x[i] op y[i % period] (PatternIsX: x[i % period] op y[i]).
 template <class E, bool PatternIsX>
-void periodic(std::size_t n, std::size_t period, const void* x, const void* y, void* out) {
+void periodic(std::size_t n, std::size_t period, const void* x, const void* y, void* out,
+              bool stream) {
     if (n == 0 || period == 0) return;
     const auto* full = in_ptr<typename E::In>(PatternIsX ? y : x);
     const auto* pat = in_ptr<typename E::In>(PatternIsX ? x : y);
     auto* o = static_cast<typename E::Out*>(out);
     if (period > kMaxPatternPeriod) {
-        const bool nt = use_streaming<E>(n, 1);
+        const bool nt = E::kCanStream && stream;
         for (std::size_t start = 0; start < n; start += period) {
             const std::size_t len = n - start < period ? n - start : period;
             VvSource<E> src{PatternIsX ? pat : full + start, PatternIsX ? full + start : pat};
@@ -337,7 +322,7 @@ void periodic(std::size_t n, std::size_t period, const void* x, const void* y, v
     }
     const Pattern<E> pattern(pat, period);
     PeriodicSource<E, PatternIsX> src{full, &pattern};
-    run<E>(n, 1, out, src);
+    run<E>(n, stream, out, src);
 }
 
 template <class T>
@@ -347,45 +332,136 @@ T* row(T* base, std::size_t r, std::ptrdiff_t stride) {
 
 enum RowKind { kRowsVv = 0, kRowsVs = 1, kRowsSv = 2 };
 
-// rows x n, the operands' inner strides fixed by the kind (vv: 1, 1; vs:
-// 1, 0; sv: 0, 1); one streaming decision and one fence for the whole call.
+// The step source of one row of a 2-D call.
 template <class E, int Kind>
-void rows2d(std::size_t rows, std::size_t n, const void* x, std::ptrdiff_t x_row, const void* y,
-            std::ptrdiff_t y_row, void* out, std::ptrdiff_t out_row) {
+struct RowSource {
     using In = typename E::In;
     using C = typename E::InCodec;
-    if (rows == 0 || n == 0) return;
-    const bool nt = use_streaming<E>(rows * n, Kind == kRowsVv ? 2 : 1);
+    using type = std::conditional_t<Kind == kRowsVv, VvSource<E>,
+                                    std::conditional_t<Kind == kRowsVs, VsSource<E>, SvSource<E>>>;
+    static type make(const In* xr, const In* yr) {
+        if constexpr (Kind == kRowsVv) return type{xr, yr};
+        else if constexpr (Kind == kRowsVs) return type{xr, splat<C>(yr)};
+        else return type{splat<C>(xr), yr};
+    }
+};
+
+// The step of a contiguous 2-D output that holds the last k elements of one
+// row and the first S - k of the next: its inputs gathered lane by lane, so
+// the result is computed exactly as the rows' own steps are.
+template <class E, int Kind>
+typename E::R straddling_step(const typename E::In* x0, const typename E::In* y0,
+                              const typename E::In* x1, const typename E::In* y1, std::size_t n,
+                              std::size_t k) {
+    using In = typename E::In;
+    using C = typename E::InCodec;
+    constexpr std::size_t S = E::kStep;
+    In xb[S], yb[S];
+    for (std::size_t j = 0; j < S; ++j) {
+        const bool first = j < k;
+        const std::size_t at = first ? n - k + j : j - k;  // index within its row
+        const In* xr = first ? x0 : x1;
+        const In* yr = first ? y0 : y1;
+        xb[j] = Kind == kRowsSv ? xr[0] : xr[at];
+        yb[j] = Kind == kRowsVs ? yr[0] : yr[at];
+    }
+    return E::apply(C::load(xb), C::load(yb));
+}
+
+// The last `count` lanes of r, stored ending at p (ordinary stores).
+template <class E>
+void store_last_part(typename E::Out* p, std::size_t count, typename E::R r) {
+    typename E::Out buf[E::kStep];
+    E::template store<false>(buf, r);
+    std::memcpy(p - count, buf + (E::kStep - count), count * sizeof(typename E::Out));
+}
+
+// rows x n streamed into a contiguous output (out_row == n, n >= kStep): the
+// rows form one run of rows * n elements, so every output line but the first
+// and last is written by streaming stores only, whatever the rows'
+// alignment. Per-row runs could not: an unaligned row boundary puts the end
+// of one row and the start of the next in one line, and ordinary stores
+// into a line that streaming stores also fill cost a write-combining flush
+// each (20x slower on short rows). Returns false (nothing written) when the
+// output is not aligned to its element size.
+template <class E, int Kind>
+bool rows2d_streaming(std::size_t rows, std::size_t n, const typename E::In* x,
+                      std::ptrdiff_t x_row, const typename E::In* y, std::ptrdiff_t y_row,
+                      typename E::Out* out) {
+    using Out = typename E::Out;
+    constexpr std::size_t S = E::kStep;
+    constexpr std::size_t kBytes = S * sizeof(Out);
+    const auto addr = reinterpret_cast<std::uintptr_t>(out);
+    if (addr % sizeof(Out) != 0) return false;
+    const std::size_t head = (kBytes - addr % kBytes) % kBytes / sizeof(Out);
+    const std::size_t total = rows * n;
+    // Aligned (streamable) element indices are head + j * S.
+    const auto align_down = [&](std::size_t g) { return g < head ? 0 : head + (g - head) / S * S; };
+    // Both partial lines at the ends are computed before anything is stored
+    // (in place), and stored with ordinary stores into lines no streaming
+    // store touches.
+    auto first = RowSource<E, Kind>::make(x, y);
+    const auto first_step = first.at_any(0);
+    auto last = RowSource<E, Kind>::make(row(x, rows - 1, x_row), row(y, rows - 1, y_row));
+    const auto last_step = last.at_any(n - S);
+    const std::size_t tail_begin = align_down(total);
+    std::size_t next = head;  // first element no streaming store has covered
     for (std::size_t r = 0; r < rows; ++r) {
-        const In* xr = row(in_ptr<In>(x), r, x_row);
-        const In* yr = row(in_ptr<In>(y), r, y_row);
-        auto* o = row(static_cast<typename E::Out*>(out), r, out_row);
-        if constexpr (Kind == kRowsVv) {
-            VvSource<E> src{xr, yr};
-            drive<E>(n, o, src, nt);
-        } else if constexpr (Kind == kRowsVs) {
-            VsSource<E> src{xr, splat<C>(yr)};
-            drive<E>(n, o, src, nt);
-        } else {
-            SvSource<E> src{splat<C>(xr), yr};
-            drive<E>(n, o, src, nt);
-        }
+        const std::size_t begin = r * n, end = begin + n;
+        const typename E::In* xr = row(x, r, x_row);
+        const typename E::In* yr = row(y, r, y_row);
+        auto src = RowSource<E, Kind>::make(xr, yr);
+        const std::size_t body_end = align_down(end);
+        if (next < body_end) body<E, true>(next - begin, body_end - begin, out + begin, src);
+        if (body_end >= next) next = body_end;
+        if (r + 1 == rows || next == end) continue;
+        // The step from next (aligned, inside this row) into the next row.
+        const std::size_t k = end - next;
+        E::template store<true>(out + next, straddling_step<E, Kind>(xr, yr, row(x, r + 1, x_row),
+                                                                    row(y, r + 1, y_row), n, k));
+        next += S;
+    }
+    if (head != 0) store_part<E>(out, head, first_step);
+    if (tail_begin < total && tail_begin >= head) {
+        store_last_part<E>(out + total, total - tail_begin, last_step);
+    }
+    return true;
+}
+
+// rows x n, the operands' inner strides fixed by the kind (vv: 1, 1; vs:
+// 1, 0; sv: 0, 1); one fence for the whole call.
+template <class E, int Kind>
+void rows2d(std::size_t rows, std::size_t n, const void* x, std::ptrdiff_t x_row, const void* y,
+            std::ptrdiff_t y_row, void* out, std::ptrdiff_t out_row, bool stream) {
+    using In = typename E::In;
+    using Out = typename E::Out;
+    if (rows == 0 || n == 0) return;
+    const bool nt = E::kCanStream && stream;
+    auto* o = static_cast<Out*>(out);
+    if (nt && rows > 1 && n >= E::kStep && out_row == static_cast<std::ptrdiff_t>(n) &&
+        rows2d_streaming<E, Kind>(rows, n, in_ptr<In>(x), x_row, in_ptr<In>(y), y_row, o)) {
+        E::fence();
+        return;
+    }
+    for (std::size_t r = 0; r < rows; ++r) {
+        auto src = RowSource<E, Kind>::make(row(in_ptr<In>(x), r, x_row), row(in_ptr<In>(y), r, y_row));
+        drive<E>(n, row(o, r, out_row), src, nt);
     }
     if (nt) E::fence();
 }
 
 template <class E>
-void copy(std::size_t n, const void* x, void* out) {
+void copy(std::size_t n, const void* x, void* out, bool stream) {
     if (n == 0 || out == x) return;  // in place: nothing to move
     CopySource<E> src{in_ptr<typename E::In>(x)};
-    run<E>(n, 1, out, src);
+    run<E>(n, stream, out, src);
 }
 
 template <class E>
-void fill(std::size_t n, const void* x, void* out) {
+void fill(std::size_t n, const void* x, void* out, bool stream) {
     if (n == 0) return;
     FillSource<E> src{splat<typename E::InCodec>(in_ptr<typename E::In>(x))};
-    run<E>(n, 0, out, src);
+    run<E>(n, stream, out, src);
 }
 
 }  // namespace

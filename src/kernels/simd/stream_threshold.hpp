@@ -1,6 +1,8 @@
-// When the SIMD kernels store with non-temporal (streaming) stores: for one
-// kernel call that moves at least this many bytes (the full-length inputs it
-// reads plus the output it writes). Data that large do not stay in the
+// When the SIMD kernels store with non-temporal (streaming) stores: for an
+// op whose operands touch at least this many bytes in all (each input's
+// extent once plus the output's), decided once per op by the plan
+// (Plan::stream), not per kernel call: an op made of many calls over short
+// rows moves as much as one long call. Data that large do not stay in the
 // core's cache anyway; streaming skips the read for ownership of each output
 // line and leaves the cache to the inputs. Below it, plain stores win: the
 // output and inputs stay in the core's cache from one call to the next.
