@@ -147,7 +147,10 @@ std::vector<std::size_t> periodic_lengths(std::size_t period, std::size_t es) {
             }
         }
     }
+    // Long enough that the pattern offsets rewind many times (i8 on AVX-512
+    // fills 2 KiB of pattern before the first rewind).
     ns.push_back(1001);
+    ns.push_back(4099);
     std::sort(ns.begin(), ns.end());
     ns.erase(std::unique(ns.begin(), ns.end()), ns.end());
     return ns;

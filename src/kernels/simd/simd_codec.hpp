@@ -9,6 +9,8 @@
 //                      broadcast, since a step loaded from a buffer just
 //                      filled element by element stalls on store forwarding
 //                      (paid once per row by vs/sv rows),
+//   first_lanes(k, a, b)  the first k elements of a step from a, the rest
+//                      from b (k < kStep),
 //   apply<Op>(x, y)    Op on one step.
 // Conversions are bit-exact with half.hpp (round to nearest even, NaNs kept
 // quiet), so a SIMD kernel stores exactly what the portable one does.
@@ -23,12 +25,30 @@
 
 #include <xsimd/xsimd.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 
 namespace bcast::kernels::BCAST_KERNEL_ISA::simd {
 namespace {
+
+// 0, 1, ..., N-1 as a batch of T, loaded from constant data (a buffer
+// filled just before would stall the load on store forwarding).
+template <class T>
+constexpr std::array<T, 64> make_lane_index() {
+    std::array<T, 64> index{};
+    for (std::size_t j = 0; j < index.size(); ++j) index[j] = static_cast<T>(j);
+    return index;
+}
+template <class T>
+alignas(64) inline constexpr std::array<T, 64> kLaneIndex = make_lane_index<T>();
+
+template <class T, class A>
+Batch<T, A> lane_index() {
+    static_assert(Batch<T, A>::size <= 64, "kLaneIndex covers every lane");
+    return Batch<T, A>::load_aligned(kLaneIndex<T>.data());
+}
 
 // Storage == compute.
 template <class Isa, class T>
@@ -41,6 +61,9 @@ struct PlainCodec {
 
     static Value load(const Storage* p) { return Value::load_unaligned(p); }
     static Value splat(const Storage* p) { return Value(*p); }
+    static Value first_lanes(std::size_t k, Value a, Value b) {
+        return xsimd::select(lane_index<T, typename Isa::arch>() < Value(static_cast<T>(k)), a, b);
+    }
     template <bool NT>
     static void store(Storage* p, Value v) { Isa::template put<NT>(p, v); }
     template <class Op>
@@ -77,6 +100,10 @@ struct F16Codec {
         Bits(*p).store_unaligned(buf);
         return Isa::load_f16(buf);
     }
+    static Value first_lanes(std::size_t k, Value a, Value b) {
+        using A = typename Isa::arch;
+        return xsimd::select(lane_index<float, A>() < Value(static_cast<float>(k)), a, b);
+    }
     template <bool NT>
     static void store(Storage* p, Value v) { Isa::template store_f16<NT>(p, v); }
     template <class Op>
@@ -110,6 +137,13 @@ struct Bf16Codec {
     static Value splat(const Storage* p) {
         const std::uint32_t pair = (std::uint32_t{*p} << 16) | *p;
         return from_pairs(I(static_cast<std::int32_t>(pair)));
+    }
+    // Element 2j is even lane j, element 2j + 1 odd lane j.
+    static Value first_lanes(std::size_t k, Value a, Value b) {
+        const F twice = lane_index<float, A>() * F(2.0f);
+        const F kf(static_cast<float>(k));
+        return {xsimd::select(twice < kf, a.even, b.even),
+                xsimd::select(twice + F(1.0f) < kf, a.odd, b.odd)};
     }
     // f32 bits whose top half is f32_to_bf16: RNE by adding 0x7fff plus the
     // kept LSB; a NaN keeps its top bits with the quiet bit forced.

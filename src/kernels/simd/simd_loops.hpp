@@ -137,18 +137,27 @@ constexpr std::size_t gcd(std::size_t a, std::size_t b) {
     return a;
 }
 
-// The short operand repeated to len = lcm(period, kStep) elements, plus one
-// more step so that a full step can start at any offset below len. Every
-// step is then full width; the steps' pattern offsets cycle through len.
+// The short operand repeated over `filled` elements: at least len =
+// lcm(period, kStep) plus two steps, so a full step can start at any offset
+// below len + kStep. Each step's pattern is then one full-width load; the
+// offsets advance with i and are rewound by a multiple of len now and then.
 template <class E>
 struct Pattern {
-    typename E::In buf[(kMaxPatternPeriod + 1) * E::kStep];
+    static constexpr std::size_t S = E::kStep;
+    static constexpr std::size_t kCapacity = (2 * kMaxPatternPeriod + 2) * S;
+    // Line-aligned: a step loaded at a multiple of kStep never spans two lines.
+    alignas(64) typename E::In buf[kCapacity];
     std::size_t len;
+    std::size_t filled;
+    std::size_t rewind;  // a multiple of len, >= kStep and <= filled - kStep
 
-    Pattern(const typename E::In* p, std::size_t period)
-        : len(period / gcd(period, E::kStep) * E::kStep) {
+    // n: the run's length; a short run fills no more than it can use.
+    Pattern(const typename E::In* p, std::size_t period, std::size_t n)
+        : len(period / gcd(period, S) * S),
+          filled(n < kCapacity - len - 2 * S ? len + 2 * S + n : kCapacity),
+          rewind(len * ((filled - S) / len)) {
         std::size_t k = 0;
-        for (std::size_t j = 0; j < len + E::kStep; ++j) {
+        for (std::size_t j = 0; j < filled; ++j) {
             buf[j] = p[k];
             if (++k == period) k = 0;
         }
@@ -161,18 +170,26 @@ struct PeriodicSource {
     using C = typename E::InCodec;
     const typename E::In* full;
     const Pattern<E>* pattern;
-    std::size_t offset = 0;
+    // Step i's pattern starts at base_offset + (i - base_i): computed from i
+    // alone, so the unrolled steps do not wait on one another.
+    std::size_t base_i = 0, base_offset = 0;
 
     typename E::R combine(typename E::V f, typename E::V p) {
         if constexpr (PatternIsX) return E::apply(p, f);
         else return E::apply(f, p);
     }
-    void seek(std::size_t i) { offset = i % pattern->len; }
+    void seek(std::size_t i) {
+        base_i = i;
+        base_offset = i % pattern->len;
+    }
     typename E::R at(std::size_t i) {
-        const typename E::V p = C::load(pattern->buf + offset);
-        offset += E::kStep;
-        if (offset >= pattern->len) offset -= pattern->len;
-        return combine(C::load(full + i), p);
+        std::size_t offset = base_offset + (i - base_i);
+        if (offset + E::kStep > pattern->filled) {  // steps come in order: in
+            offset -= pattern->rewind;               // (filled - kStep, filled]
+            base_i = i;
+            base_offset = offset;
+        }
+        return combine(C::load(full + i), C::load(pattern->buf + offset));
     }
     typename E::R at_any(std::size_t i) {
         return combine(C::load(full + i), C::load(pattern->buf + i % pattern->len));
@@ -222,25 +239,34 @@ inline void body(std::size_t begin, std::size_t end, typename E::Out* out, Sourc
     for (; i < end; i += S) E::template store<NT>(out + i, src.at(i));
 }
 
-// Streaming stores need aligned addresses: the unaligned first and last
-// steps are ordinary (overlapping) stores, computed before the body.
-template <class E, class Source>
-inline bool drive_streaming(std::size_t n, typename E::Out* out, Source& src) {
+// The body at aligned addresses: the unaligned first and last steps are
+// ordinary (overlapping) stores, computed before the body. Streaming stores
+// need the alignment; cached ones gain from it too, since an unaligned full
+// vector (64 bytes on AVX-512) splits every load and store in two lines, and
+// the inputs of a same-layout op (numpy's 16-byte aligned arrays) are then
+// aligned as well. Returns false (nothing written) where it does not apply.
+template <class E, bool NT, class Source>
+inline bool drive_aligned(std::size_t n, typename E::Out* out, Source& src) {
     constexpr std::size_t S = E::kStep;
     constexpr std::size_t kBytes = S * sizeof(typename E::Out);
     const auto addr = reinterpret_cast<std::uintptr_t>(out);
     if (addr % sizeof(typename E::Out) != 0) return false;
     const std::size_t head = (kBytes - addr % kBytes) % kBytes / sizeof(typename E::Out);
+    if (n < head + S || (!NT && head == 0)) return false;  // cached + aligned: plain body
     const std::size_t end = head + (n - head) / S * S;
-    // Ordinary stores into a line that streaming stores also write force a
-    // write-combining flush: measured 20x slower on short unaligned rows
-    // (one 256-byte row per call). Mix them only where a run is long enough
-    // to hide two such lines.
-    constexpr std::size_t kMixedRunMinBytes = 64 * 1024;
-    if ((head != 0 || end != n) && n * sizeof(typename E::Out) < kMixedRunMinBytes) return false;
+    if constexpr (NT) {
+        // Ordinary stores into a line that streaming stores also write force
+        // a write-combining flush: measured 20x slower on short unaligned
+        // rows (one 256-byte row per call). Mix them only where a run is
+        // long enough to hide two such lines.
+        constexpr std::size_t kMixedRunMinBytes = 64 * 1024;
+        if ((head != 0 || end != n) && n * sizeof(typename E::Out) < kMixedRunMinBytes) {
+            return false;
+        }
+    }
     const auto first = src.at_any(0);
     const auto last = src.at_any(n - S);
-    body<E, true>(head, end, out, src);
+    body<E, NT>(head, end, out, src);
     if (head != 0) E::template store<false>(out, first);
     if (end != n) E::template store<false>(out + (n - S), last);
     return true;
@@ -255,8 +281,12 @@ inline void drive(std::size_t n, typename E::Out* out, Source& src, bool nt) {
         return;
     }
     if constexpr (E::kCanStream) {
-        if (nt && drive_streaming<E>(n, out, src)) return;
+        if (nt && drive_aligned<E, true>(n, out, src)) return;
     }
+    // Cached runs realign only when long: on short rows ((1,512,7,7)'s 49
+    // floats) the two extra edge steps cost more than the split lines save
+    // (measured 1.25x slower).
+    if (n >= 16 * S && drive_aligned<E, false>(n, out, src)) return;
     const std::size_t full = n - n % S;
     if (full == n) {
         body<E, false>(0, n, out, src);
@@ -320,7 +350,7 @@ void periodic(std::size_t n, std::size_t period, const void* x, const void* y, v
         if (nt) E::fence();
         return;
     }
-    const Pattern<E> pattern(pat, period);
+    const Pattern<E> pattern(pat, period, n);
     PeriodicSource<E, PatternIsX> src{full, &pattern};
     run<E>(n, stream, out, src);
 }
@@ -346,16 +376,27 @@ struct RowSource {
     }
 };
 
-// The step of a contiguous 2-D output that holds the last k elements of one
-// row and the first S - k of the next: its inputs gathered lane by lane, so
-// the result is computed exactly as the rows' own steps are.
+// The step of a contiguous 2-D output that holds the last k elements of row
+// r and the first S - k of row r + 1 (x0/y0, x1/y1: the two rows), computed
+// exactly as the rows' own steps are. vs rows whose x is contiguous too
+// (x_row == n) load x straight and blend the two rows' scalars, as do sv
+// rows with y_row == n; anything else gathers its inputs lane by lane.
 template <class E, int Kind>
 typename E::R straddling_step(const typename E::In* x0, const typename E::In* y0,
                               const typename E::In* x1, const typename E::In* y1, std::size_t n,
-                              std::size_t k) {
+                              std::size_t k, bool full_operand_contiguous) {
     using In = typename E::In;
     using C = typename E::InCodec;
     constexpr std::size_t S = E::kStep;
+    if constexpr (Kind == kRowsVs) {
+        if (full_operand_contiguous) {
+            return E::apply(C::load(x0 + (n - k)), C::first_lanes(k, C::splat(y0), C::splat(y1)));
+        }
+    } else if constexpr (Kind == kRowsSv) {
+        if (full_operand_contiguous) {
+            return E::apply(C::first_lanes(k, C::splat(x0), C::splat(x1)), C::load(y0 + (n - k)));
+        }
+    }
     In xb[S], yb[S];
     for (std::size_t j = 0; j < S; ++j) {
         const bool first = j < k;
@@ -376,26 +417,28 @@ void store_last_part(typename E::Out* p, std::size_t count, typename E::R r) {
     std::memcpy(p - count, buf + (E::kStep - count), count * sizeof(typename E::Out));
 }
 
-// rows x n streamed into a contiguous output (out_row == n, n >= kStep): the
-// rows form one run of rows * n elements, so every output line but the first
-// and last is written by streaming stores only, whatever the rows'
+// rows x n streamed into a contiguous output (out_row == n, n >= kStep,
+// rows > 1) as one run of rows * n elements: every output line but the
+// first and last is written by streaming stores only, whatever the rows'
 // alignment. Per-row runs could not: an unaligned row boundary puts the end
-// of one row and the start of the next in one line, and ordinary stores
-// into a line that streaming stores also fill cost a write-combining flush
-// each (20x slower on short rows). Returns false (nothing written) when the
+// of one row and the start of the next in one line, and ordinary stores into
+// a line that streaming stores also fill cost a write-combining flush each
+// (20x slower on short rows). Returns false (nothing written) when the
 // output is not aligned to its element size.
 template <class E, int Kind>
 bool rows2d_streaming(std::size_t rows, std::size_t n, const typename E::In* x,
-                      std::ptrdiff_t x_row, const typename E::In* y, std::ptrdiff_t y_row,
-                      typename E::Out* out) {
+                       std::ptrdiff_t x_row, const typename E::In* y, std::ptrdiff_t y_row,
+                       typename E::Out* out) {
     using Out = typename E::Out;
     constexpr std::size_t S = E::kStep;
     constexpr std::size_t kBytes = S * sizeof(Out);
     const auto addr = reinterpret_cast<std::uintptr_t>(out);
     if (addr % sizeof(Out) != 0) return false;
+    const auto row_n = static_cast<std::ptrdiff_t>(n);
+    const bool full_contiguous = Kind == kRowsVs ? x_row == row_n : Kind == kRowsSv && y_row == row_n;
     const std::size_t head = (kBytes - addr % kBytes) % kBytes / sizeof(Out);
     const std::size_t total = rows * n;
-    // Aligned (streamable) element indices are head + j * S.
+    // Aligned element indices are head + j * S.
     const auto align_down = [&](std::size_t g) { return g < head ? 0 : head + (g - head) / S * S; };
     // Both partial lines at the ends are computed before anything is stored
     // (in place), and stored with ordinary stores into lines no streaming
@@ -405,26 +448,26 @@ bool rows2d_streaming(std::size_t rows, std::size_t n, const typename E::In* x,
     auto last = RowSource<E, Kind>::make(row(x, rows - 1, x_row), row(y, rows - 1, y_row));
     const auto last_step = last.at_any(n - S);
     const std::size_t tail_begin = align_down(total);
-    std::size_t next = head;  // first element no streaming store has covered
+    std::size_t next = head;  // first element no whole step has covered
     for (std::size_t r = 0; r < rows; ++r) {
         const std::size_t begin = r * n, end = begin + n;
         const typename E::In* xr = row(x, r, x_row);
         const typename E::In* yr = row(y, r, y_row);
         auto src = RowSource<E, Kind>::make(xr, yr);
-        const std::size_t body_end = align_down(end);
+        const std::size_t body_end = align_down(end);  // >= next: n >= S
         if (next < body_end) body<E, true>(next - begin, body_end - begin, out + begin, src);
-        if (body_end >= next) next = body_end;
+        next = body_end;
         if (r + 1 == rows || next == end) continue;
         // The step from next (aligned, inside this row) into the next row.
         const std::size_t k = end - next;
-        E::template store<true>(out + next, straddling_step<E, Kind>(xr, yr, row(x, r + 1, x_row),
-                                                                    row(y, r + 1, y_row), n, k));
+        E::template store<true>(out + next,
+                                straddling_step<E, Kind>(xr, yr, row(x, r + 1, x_row),
+                                                         row(y, r + 1, y_row), n, k,
+                                                         full_contiguous));
         next += S;
     }
     if (head != 0) store_part<E>(out, head, first_step);
-    if (tail_begin < total && tail_begin >= head) {
-        store_last_part<E>(out + total, total - tail_begin, last_step);
-    }
+    if (tail_begin < total) store_last_part<E>(out + total, total - tail_begin, last_step);
     return true;
 }
 
@@ -438,7 +481,10 @@ void rows2d(std::size_t rows, std::size_t n, const void* x, std::ptrdiff_t x_row
     if (rows == 0 || n == 0) return;
     const bool nt = E::kCanStream && stream;
     auto* o = static_cast<Out*>(out);
-    if (nt && rows > 1 && n >= E::kStep && out_row == static_cast<std::ptrdiff_t>(n) &&
+    const auto row_n = static_cast<std::ptrdiff_t>(n);
+    // Cached rows stay per row: one run over (1,512,7,7)'s unaligned 49-float
+    // rows measured 1.24x slower than per-row steps that split lines.
+    if (nt && rows > 1 && n >= E::kStep && out_row == row_n &&
         rows2d_streaming<E, Kind>(rows, n, in_ptr<In>(x), x_row, in_ptr<In>(y), y_row, o)) {
         E::fence();
         return;
