@@ -245,8 +245,10 @@ inline void body(std::size_t begin, std::size_t end, typename E::Out* out, Sourc
 // vector (64 bytes on AVX-512) splits every load and store in two lines, and
 // the inputs of a same-layout op (numpy's 16-byte aligned arrays) are then
 // aligned as well. Returns false (nothing written) where it does not apply.
+// Not inlined: it serves long runs only, and keeping it out of drive keeps
+// drive small enough to inline into the per-row loops of short rows.
 template <class E, bool NT, class Source>
-inline bool drive_aligned(std::size_t n, typename E::Out* out, Source& src) {
+[[gnu::noinline]] bool drive_aligned(std::size_t n, typename E::Out* out, Source& src) {
     constexpr std::size_t S = E::kStep;
     constexpr std::size_t kBytes = S * sizeof(typename E::Out);
     const auto addr = reinterpret_cast<std::uintptr_t>(out);
