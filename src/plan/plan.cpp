@@ -242,7 +242,10 @@ Plan build_plan(const PlanRequest& rq, const rules::Resolution& res) {
     // size): what the op moves through the cache.
     uint64_t touched = 0;
     for (std::size_t o = 0; o <= out_op; ++o) {
-        touched += static_cast<uint64_t>(p.hi_byte[o] - p.lo_byte[o]);
+        // hi >= lo; unsigned, since the difference may exceed int64_t, and
+        // saturating: any sum that large streams.
+        const uint64_t bytes = static_cast<uint64_t>(p.hi_byte[o]) - static_cast<uint64_t>(p.lo_byte[o]);
+        touched = bytes > UINT64_MAX - touched ? UINT64_MAX : touched + bytes;
     }
     p.stream = touched >= kernels::stream_threshold_bytes();
     return p;

@@ -50,6 +50,16 @@ Batch<T, A> lane_index() {
     return Batch<T, A>::load_aligned(kLaneIndex<T>.data());
 }
 
+// 64 all-ones integers, then 64 zeros: loaded at 64 - k, lanes below k set.
+template <class T>
+constexpr std::array<T, 128> make_first_lanes_mask() {
+    std::array<T, 128> mask{};
+    for (std::size_t j = 0; j < 64; ++j) mask[j] = static_cast<T>(~T{0});
+    return mask;
+}
+template <class T>
+inline constexpr std::array<T, 128> kFirstLanesMask = make_first_lanes_mask<T>();
+
 // Storage == compute.
 template <class Isa, class T>
 struct PlainCodec {
@@ -61,8 +71,15 @@ struct PlainCodec {
 
     static Value load(const Storage* p) { return Value::load_unaligned(p); }
     static Value splat(const Storage* p) { return Value(*p); }
+    // Integers by a mask and bitwise ops: xsimd 8.1's integer select does
+    // not compile at -O0 on AVX-512.
     static Value first_lanes(std::size_t k, Value a, Value b) {
-        return xsimd::select(lane_index<T, typename Isa::arch>() < Value(static_cast<T>(k)), a, b);
+        if constexpr (std::is_floating_point_v<T>) {
+            return xsimd::select(lane_index<T, typename Isa::arch>() < Value(static_cast<T>(k)), a, b);
+        } else {
+            const Value m = Value::load_unaligned(kFirstLanesMask<T>.data() + (64 - k));
+            return (a & m) | (b & ~m);
+        }
     }
     template <bool NT>
     static void store(Storage* p, Value v) { Isa::template put<NT>(p, v); }
