@@ -239,6 +239,18 @@ inline void body(std::size_t begin, std::size_t end, typename E::Out* out, Sourc
     for (; i < end; i += S) E::template store<NT>(out + i, src.at(i));
 }
 
+// Elements from out to the next step-aligned address (kStep * sizeof(Out)
+// bytes, what a streaming store needs) into `head`; false when out is not
+// even aligned to its element size, so that no step of it can be aligned.
+template <class E>
+bool elements_to_aligned_step(const typename E::Out* out, std::size_t& head) {
+    constexpr std::size_t kBytes = E::kStep * sizeof(typename E::Out);
+    const auto addr = reinterpret_cast<std::uintptr_t>(out);
+    if (addr % sizeof(typename E::Out) != 0) return false;
+    head = (kBytes - addr % kBytes) % kBytes / sizeof(typename E::Out);
+    return true;
+}
+
 // The body at aligned addresses: the unaligned first and last steps are
 // ordinary (overlapping) stores, computed before the body. Streaming stores
 // need the alignment; cached ones gain from it too, since an unaligned full
@@ -250,10 +262,8 @@ inline void body(std::size_t begin, std::size_t end, typename E::Out* out, Sourc
 template <class E, bool NT, class Source>
 [[gnu::noinline]] bool drive_aligned(std::size_t n, typename E::Out* out, Source& src) {
     constexpr std::size_t S = E::kStep;
-    constexpr std::size_t kBytes = S * sizeof(typename E::Out);
-    const auto addr = reinterpret_cast<std::uintptr_t>(out);
-    if (addr % sizeof(typename E::Out) != 0) return false;
-    const std::size_t head = (kBytes - addr % kBytes) % kBytes / sizeof(typename E::Out);
+    std::size_t head = 0;
+    if (!elements_to_aligned_step<E>(out, head)) return false;
     if (n < head + S || (!NT && head == 0)) return false;  // cached + aligned: plain body
     const std::size_t end = head + (n - head) / S * S;
     if constexpr (NT) {
@@ -287,7 +297,7 @@ inline void drive(std::size_t n, typename E::Out* out, Source& src, bool nt) {
     }
     // Cached runs realign only when long: on short rows ((1,512,7,7)'s 49
     // floats) the two extra edge steps cost more than the split lines save
-    // (measured 1.25x slower).
+    // (measured 1.24x slower).
     if (n >= 16 * S && drive_aligned<E, false>(n, out, src)) return;
     const std::size_t full = n - n % S;
     if (full == n) {
@@ -431,14 +441,11 @@ template <class E, int Kind>
 bool rows2d_streaming(std::size_t rows, std::size_t n, const typename E::In* x,
                        std::ptrdiff_t x_row, const typename E::In* y, std::ptrdiff_t y_row,
                        typename E::Out* out) {
-    using Out = typename E::Out;
     constexpr std::size_t S = E::kStep;
-    constexpr std::size_t kBytes = S * sizeof(Out);
-    const auto addr = reinterpret_cast<std::uintptr_t>(out);
-    if (addr % sizeof(Out) != 0) return false;
+    std::size_t head = 0;
+    if (!elements_to_aligned_step<E>(out, head)) return false;
     const auto row_n = static_cast<std::ptrdiff_t>(n);
     const bool full_contiguous = Kind == kRowsVs ? x_row == row_n : Kind == kRowsSv && y_row == row_n;
-    const std::size_t head = (kBytes - addr % kBytes) % kBytes / sizeof(Out);
     const std::size_t total = rows * n;
     // Aligned element indices are head + j * S.
     const auto align_down = [&](std::size_t g) { return g < head ? 0 : head + (g - head) / S * S; };
