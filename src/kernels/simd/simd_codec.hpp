@@ -10,7 +10,7 @@
 //                      filled element by element stalls on store forwarding
 //                      (paid once per row by vs/sv rows),
 //   first_lanes(k, a, b)  the first k elements of a step from a, the rest
-//                      from b (k < kStep),
+//                      from b (k <= kStep),
 //   apply<Op>(x, y)    Op on one step.
 // Conversions are bit-exact with half.hpp (round to nearest even, NaNs kept
 // quiet), so a SIMD kernel stores exactly what the portable one does.
@@ -50,6 +50,13 @@ Batch<T, A> lane_index() {
     return Batch<T, A>::load_aligned(kLaneIndex<T>.data());
 }
 
+// A lane count k (<= 64) as a float: through int32_t, since size_t to
+// float is a slow instruction sequence before AVX-512.
+template <class T>
+T lane_count(std::size_t k) {
+    return static_cast<T>(static_cast<std::int32_t>(k));
+}
+
 // 64 all-ones integers, then 64 zeros: loaded at 64 - k, lanes below k set.
 template <class T>
 constexpr std::array<T, 128> make_first_lanes_mask() {
@@ -75,7 +82,7 @@ struct PlainCodec {
     // not compile at -O0 on AVX-512.
     static Value first_lanes(std::size_t k, Value a, Value b) {
         if constexpr (std::is_floating_point_v<T>) {
-            return xsimd::select(lane_index<T, typename Isa::arch>() < Value(static_cast<T>(k)), a, b);
+            return xsimd::select(lane_index<T, typename Isa::arch>() < Value(lane_count<T>(k)), a, b);
         } else {
             const Value m = Value::load_unaligned(kFirstLanesMask<T>.data() + (64 - k));
             return (a & m) | (b & ~m);
@@ -119,7 +126,7 @@ struct F16Codec {
     }
     static Value first_lanes(std::size_t k, Value a, Value b) {
         using A = typename Isa::arch;
-        return xsimd::select(lane_index<float, A>() < Value(static_cast<float>(k)), a, b);
+        return xsimd::select(lane_index<float, A>() < Value(lane_count<float>(k)), a, b);
     }
     template <bool NT>
     static void store(Storage* p, Value v) { Isa::template store_f16<NT>(p, v); }
@@ -158,7 +165,7 @@ struct Bf16Codec {
     // Element 2j is even lane j, element 2j + 1 odd lane j.
     static Value first_lanes(std::size_t k, Value a, Value b) {
         const F twice = lane_index<float, A>() * F(2.0f);
-        const F kf(static_cast<float>(k));
+        const F kf(lane_count<float>(k));
         return {xsimd::select(twice < kf, a.even, b.even),
                 xsimd::select(twice + F(1.0f) < kf, a.odd, b.odd)};
     }
