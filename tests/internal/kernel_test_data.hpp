@@ -123,16 +123,42 @@ inline bool is_nan_elem(bcast_dtype dt, const Bytes& v, std::size_t i) {
     }
 }
 
+// Element i of a float dtype's bytes as an integer that counts ulps: the
+// bits, negatives mirrored below zero (-0 and +0 both 0).
+inline std::int64_t ulp_index(bcast_dtype dt, const Bytes& v, std::size_t i) {
+    const std::size_t es = bcast::dtype_size(dt);
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, v.data() + i * es, es);  // little-endian hosts
+    const std::uint64_t sign = std::uint64_t{1} << (8 * es - 1);
+    const auto magnitude = static_cast<std::int64_t>(bits & (sign - 1));
+    return (bits & sign) != 0 ? -magnitude : magnitude;
+}
+
+inline bool is_float_dtype(bcast_dtype dt) {
+    return dt == BCAST_DTYPE_F32 || dt == BCAST_DTYPE_F64 || dt == BCAST_DTYPE_F16 ||
+           dt == BCAST_DTYPE_BF16;
+}
+
 // "" if got and want hold the same elements of dt, bit for bit, except that
 // any NaN matches any NaN: the sign and payload of a NaN result are not
 // specified (the compiler may commute x + y, and x86 and Arm make different
-// default NaNs). Otherwise a description of the first difference.
-inline std::string mismatch(bcast_dtype dt, const Bytes& got, const Bytes& want) {
+// default NaNs). With ulps > 0, finite float elements may also differ by up
+// to that many ulps (infinities and zeros must still match exactly).
+// Otherwise a description of the first difference.
+inline std::string mismatch(bcast_dtype dt, const Bytes& got, const Bytes& want, int ulps = 0) {
     const std::size_t es = bcast::dtype_size(dt);
     if (got.size() != want.size()) return "sizes differ";
     for (std::size_t i = 0; i * es < got.size(); ++i) {
         if (std::memcmp(got.data() + i * es, want.data() + i * es, es) == 0) continue;
         if (is_nan_elem(dt, got, i) && is_nan_elem(dt, want, i)) continue;
+        if (ulps > 0 && is_float_dtype(dt) && !is_nan_elem(dt, got, i) &&
+            !is_nan_elem(dt, want, i)) {
+            const std::int64_t g = ulp_index(dt, got, i), w = ulp_index(dt, want, i);
+            const std::int64_t inf = es == 8 ? 0x7FF0000000000000 : es == 4 ? 0x7F800000
+                                   : dt == BCAST_DTYPE_F16 ? 0x7C00 : 0x7F80;
+            const bool exact_only = w == 0 || w == inf || w == -inf;
+            if (!exact_only && g - w <= ulps && w - g <= ulps) continue;
+        }
         std::string msg = "element " + std::to_string(i) + ": got";
         for (std::size_t b = 0; b < es; ++b) msg += " " + std::to_string(got[i * es + b]);
         msg += ", want";

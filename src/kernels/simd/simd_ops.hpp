@@ -4,7 +4,8 @@
 // portable kernel) and applies the op to one batch pair, giving a batch or,
 // for comparisons, a batch_bool. Results are bit-identical to the scalar
 // functors: no reassociation, no FMA (the ISA files build with
-// -ffp-contract=off), no reciprocal approximations.
+// -ffp-contract=off), no reciprocal approximations. The exception is the
+// transcendentals (atan2, logaddexp), held to 2 ulp as libm is.
 //
 // Included only by an ISA's kernel translation unit, after it has defined
 // BCAST_KERNEL_ISA; everything lands in that ISA's namespace.
@@ -14,7 +15,10 @@
 
 #include <xsimd/xsimd.hpp>
 
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 namespace bcast::kernels::BCAST_KERNEL_ISA::simd {
@@ -151,6 +155,109 @@ struct Div {
     template <class T> static constexpr bool accepts = kFloat<T>;
     template <class T, class A>
     static Batch<T, A> apply(Batch<T, A> x, Batch<T, A> y) { return Quotient<A>::of(x, y); }
+};
+
+// ------------------------------------------------------------ transcendentals
+// ATAN2 and LOGADDEXP of floats (f32, and f16 / bf16, which compute in f32),
+// computed in double lanes with xsimd's double exp, log1p and atan2: their
+// errors (a few double ulp) vanish in the rounding to float, so results are
+// within 1 ulp of the double-precision reference (decisions.md asks 2; 0.5
+// measured over 4.8M lanes), but not always bit-identical with the portable
+// kernels' libm. xsimd's NaN for atan2 of two zeros or two infinities is
+// steered around. Left portable: f64 (xsimd's double atan2 is off by 2.5
+// ulp) and POW: exp(y log|x|) in double lanes is accurate for floats but
+// was no faster than glibc's scalar powf on AVX-512 and 2-5x slower on AVX2
+// and SSE2, where xsimd's double exp converts to integers lane by lane.
+
+// f(x, y) on double lanes, rounded back to float lanes. The conversions are
+// plain loops of a constant trip count, which the compiler turns into the
+// ISA's convert instructions (xsimd 8.1 converting loads go element by
+// element: measured 3 ns per element on AVX-512).
+template <class A, class F>
+Batch<float, A> in_double_lanes(Batch<float, A> x, Batch<float, A> y, F f) {
+    using Floats = Batch<float, A>;
+    using Doubles = Batch<double, A>;
+    constexpr std::size_t kN = Floats::size;
+    alignas(64) float fs[2][kN];
+    alignas(64) double xd[kN];
+    alignas(64) double yd[kN];
+    alignas(64) double rd[kN];
+    x.store_aligned(fs[0]);
+    y.store_aligned(fs[1]);
+    for (std::size_t j = 0; j < kN; ++j) xd[j] = fs[0][j];
+    for (std::size_t j = 0; j < kN; ++j) yd[j] = fs[1][j];
+    for (std::size_t h = 0; h < kN; h += Doubles::size) {
+        f(Doubles::load_aligned(xd + h), Doubles::load_aligned(yd + h)).store_aligned(rd + h);
+    }
+    for (std::size_t j = 0; j < kN; ++j) fs[0][j] = static_cast<float>(rd[j]);
+    return Floats::load_aligned(fs[0]);
+}
+
+template <class A>
+Batch<double, A> infinity() {
+    return Batch<double, A>(std::numeric_limits<double>::infinity());
+}
+
+// atan2(x, y), x the numerator. xsimd gives NaN for two zeros and for two
+// infinities; (+-0, +-1) and (+-1, +-1) have the same atan2.
+template <class A>
+Batch<double, A> atan2_of_floats(Batch<double, A> x, Batch<double, A> y) {
+    using D = Batch<double, A>;
+    const D zero(0.0), one(1.0);
+    const auto both_zero = (x == zero) & (y == zero);
+    const auto both_infinite = (xsimd::abs(x) == infinity<A>()) & (xsimd::abs(y) == infinity<A>());
+    const D numerator = xsimd::select(both_infinite, xsimd::copysign(one, x), x);
+    const D denominator = xsimd::select(both_zero | both_infinite, xsimd::copysign(one, y), y);
+    return xsimd::atan2(numerator, denominator);
+}
+
+struct Atan2 {
+    template <class T> static constexpr bool accepts = std::is_same_v<T, float>;
+    template <class A>
+    static Batch<float, A> apply(Batch<float, A> x, Batch<float, A> y) {
+        return in_double_lanes(x, y, [](auto a, auto b) { return atan2_of_floats<A>(a, b); });
+    }
+};
+
+// log(exp(x) + exp(y)) as ops::Logaddexp: max + log1p(exp(-|x - y|)), x + ln 2
+// for equal arguments. Where the result is near zero the two terms cancel
+// and double's absolute error would show in the float: those rare lanes are
+// recomputed in long double, as the portable kernel does. (The C functions:
+// std::'s inline overloads would be emitted under this ISA's flags.)
+template <class A>
+Batch<double, A> logaddexp_of_floats(Batch<double, A> x, Batch<double, A> y) {
+    using D = Batch<double, A>;
+    const D zero(0.0);
+    const D ln2(0.693147180559945309417232121458176568);
+    const D d = x - y;
+    const D larger = xsimd::select(d > zero, x, y);
+    D r = larger + xsimd::log1p(xsimd::exp(-xsimd::abs(d)));
+    r = xsimd::select(x == y, x + ln2, r);
+    const auto cancelled = xsimd::abs(r) < D(0x1p-20);
+    if (!xsimd::any(cancelled)) return r;
+    alignas(64) double xs[D::size];
+    alignas(64) double ys[D::size];
+    alignas(64) double rs[D::size];
+    x.store_aligned(xs);
+    y.store_aligned(ys);
+    r.store_aligned(rs);
+    for (std::size_t j = 0; j < D::size; ++j) {
+        const bool lane_cancelled = rs[j] < 0x1p-20 && rs[j] > -0x1p-20;
+        if (!lane_cancelled || xs[j] == ys[j]) continue;
+        const long double wx = xs[j], wy = ys[j];
+        const long double big = wx > wy ? wx : wy;
+        const long double diff = wx > wy ? wy - wx : wx - wy;
+        rs[j] = static_cast<double>(big + ::log1pl(::expl(diff)));
+    }
+    return D::load_aligned(rs);
+}
+
+struct Logaddexp {
+    template <class T> static constexpr bool accepts = std::is_same_v<T, float>;
+    template <class A>
+    static Batch<float, A> apply(Batch<float, A> x, Batch<float, A> y) {
+        return in_double_lanes(x, y, [](auto a, auto b) { return logaddexp_of_floats<A>(a, b); });
+    }
 };
 
 // --------------------------------------------------------------- comparisons

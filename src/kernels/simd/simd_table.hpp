@@ -4,10 +4,12 @@
 // and for some pairs everything) are the portable ones; dispatch merges.
 //
 // Vectorised: + - * max min mean squared_difference prelu / (floats),
-// comparisons, bitwise and logical ops, COPY. Left portable, because a
-// vector form would not be bit-identical with scalar_ops.hpp or is not
-// worth it: integer / // % fmod, remainder, shifts, pow, atan2, logaddexp,
-// SELECT, and every op's strided / n-ary kernel.
+// comparisons, bitwise and logical ops, COPY, and atan2, logaddexp of f32,
+// f16 and bf16 (in double lanes, within 1 ulp: simd_ops.hpp). Left
+// portable, because a vector form would not be bit-identical with
+// scalar_ops.hpp, not accurate enough, or not faster: integer / // % fmod,
+// remainder, shifts, pow, f64 atan2 / logaddexp, SELECT, and every op's
+// strided / n-ary kernel.
 #pragma once
 
 #include "kernels/isa_namespace.hpp"
@@ -134,6 +136,8 @@ const OpKernels* simd_kernels(bcast_opcode op, bcast_dtype dt) {
         case BCAST_OP_MEAN: return binary_kernels<Isa, Mean>(dt);
         case BCAST_OP_SQUARED_DIFFERENCE: return binary_kernels<Isa, SquaredDifference>(dt);
         case BCAST_OP_PRELU: return binary_kernels<Isa, Prelu>(dt);
+        case BCAST_OP_ATAN2: return binary_kernels<Isa, Atan2>(dt);
+        case BCAST_OP_LOGADDEXP: return binary_kernels<Isa, Logaddexp>(dt);
         case BCAST_OP_EQUAL: return binary_kernels<Isa, Equal>(dt);
         case BCAST_OP_NOT_EQUAL: return binary_kernels<Isa, NotEqual>(dt);
         case BCAST_OP_LESS: return binary_kernels<Isa, Less>(dt);
