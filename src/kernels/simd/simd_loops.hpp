@@ -39,6 +39,7 @@ struct Bound {
     using OutCodec = std::conditional_t<kBoolResult, BoolOutCodec<Isa, Codec>, Codec>;
     using Out = typename OutCodec::Storage;
     static constexpr bool kCanStream = !kBoolResult;
+    static constexpr std::size_t kVectorBytes = sizeof(Batch<std::uint8_t, typename Isa::arch>);
 
     static R apply(V x, V y) { return Codec::template apply<Op>(x, y); }
     template <bool NT>
@@ -397,7 +398,7 @@ struct RowSource {
 // rows, and its scalar operand is a blend of those rows' scalars. On short
 // rows this replaces per-row runs, whose overlapping last step per row cost
 // (1,512,7,7)'s 49-float rows 1.98x the reference loop (AVX-512); with no
-// per-row edge steps, the run can realign and stream as a whole.
+// per-row edge steps, a long run can realign as a whole.
 template <class E, int Kind>
 struct RowScalarsSource {
     static_assert(Kind == kRowsVs || Kind == kRowsSv, "one operand is a scalar per row");
@@ -556,15 +557,15 @@ void rows2d(std::size_t rows, std::size_t n, const void* x, std::ptrdiff_t x_row
     const auto row_n = static_cast<std::ptrdiff_t>(n);
     const bool one_output_run = rows > 1 && n >= E::kStep && out_row == row_n;
     if constexpr (Kind != kRowsVv) {
-        // Short rows as one run where a step is 64 bytes wide (AVX-512):
-        // there the blend's few extra instructions per step hide under the
-        // cache traffic (49-float rows: 1.98x -> 1.25x the reference), while
-        // 32-byte steps came out slower than per-row runs (AVX2: 1.95x ->
-        // 2.32x). Long rows stay per row (streamed: as one run by
-        // rows2d_streaming), where a step needs no blend.
-        constexpr bool wide_steps = sizeof(typename E::V) >= 64;
+        // Short cached rows as one run where vectors are 64 bytes wide
+        // (AVX-512): there the blend's few extra instructions per step hide
+        // under the cache traffic (49-float rows: 1.98x -> 1.05-1.25x the
+        // reference), while 32-byte vectors came out slower than per-row
+        // runs (AVX2: 1.95x -> 2.32x). Long rows stay per row, and streamed
+        // rows go to rows2d_streaming, which streams short calls too.
+        constexpr bool wide_vectors = E::kVectorBytes >= 64;
         const std::ptrdiff_t full_row = Kind == kRowsVs ? x_row : y_row;
-        if (wide_steps && one_output_run && full_row == row_n && n < 16 * E::kStep) {
+        if (!nt && wide_vectors && one_output_run && full_row == row_n && n < 16 * E::kStep) {
             RowScalarsSource<E, Kind> src{Kind == kRowsVs ? in_ptr<In>(x) : in_ptr<In>(y),
                                           Kind == kRowsVs ? in_ptr<In>(y) : in_ptr<In>(x),
                                           Kind == kRowsVs ? y_row : x_row, n, rows};

@@ -5,7 +5,8 @@
 // for comparisons, a batch_bool. Results are bit-identical to the scalar
 // functors: no reassociation, no FMA (the ISA files build with
 // -ffp-contract=off), no reciprocal approximations. The exception is the
-// transcendentals (atan2, logaddexp), held to 2 ulp as libm is.
+// transcendentals (atan2, logaddexp): within 2 ulp (decisions.md), as the
+// portable kernels' libm, but not bit-identical with it.
 //
 // Included only by an ISA's kernel translation unit, after it has defined
 // BCAST_KERNEL_ISA; everything lands in that ISA's namespace.
