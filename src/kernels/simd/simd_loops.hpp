@@ -452,27 +452,26 @@ struct RowScalarsSource {
     typename E::R part(std::size_t) { return at_any(0); }  // never: rows * n >= kStep
 };
 
+// The RowScalarsSource of vs (sv) rows: x (y) is the full operand.
+template <class E, int Kind>
+RowScalarsSource<E, Kind> row_scalars(std::size_t rows, std::size_t n, const typename E::In* x,
+                                      std::ptrdiff_t x_row, const typename E::In* y,
+                                      std::ptrdiff_t y_row) {
+    if constexpr (Kind == kRowsVs) return {x, y, y_row, n, rows};
+    else return {y, x, x_row, n, rows};
+}
+
 // The step of a contiguous 2-D output that holds the last k elements of row
-// r and the first S - k of row r + 1 (x0/y0, x1/y1: the two rows), computed
-// exactly as the rows' own steps are. vs rows whose x is contiguous too
-// (x_row == n) load x straight and blend the two rows' scalars, as do sv
-// rows with y_row == n; anything else gathers its inputs lane by lane.
+// r and the first S - k of row r + 1 (x0/y0, x1/y1: the two rows), its
+// inputs gathered lane by lane so that it is computed exactly as the rows'
+// own steps are.
 template <class E, int Kind>
 typename E::R straddling_step(const typename E::In* x0, const typename E::In* y0,
                               const typename E::In* x1, const typename E::In* y1, std::size_t n,
-                              std::size_t k, bool full_operand_contiguous) {
+                              std::size_t k) {
     using In = typename E::In;
     using C = typename E::InCodec;
     constexpr std::size_t S = E::kStep;
-    if constexpr (Kind == kRowsVs) {
-        if (full_operand_contiguous) {
-            return E::apply(C::load(x0 + (n - k)), C::first_lanes(k, C::splat(y0), C::splat(y1)));
-        }
-    } else if constexpr (Kind == kRowsSv) {
-        if (full_operand_contiguous) {
-            return E::apply(C::first_lanes(k, C::splat(x0), C::splat(x1)), C::load(y0 + (n - k)));
-        }
-    }
     In xb[S], yb[S];
     for (std::size_t j = 0; j < S; ++j) {
         const bool first = j < k;
@@ -531,12 +530,19 @@ bool rows2d_streaming(std::size_t rows, std::size_t n, const typename E::In* x,
         if (next < body_end) body<E, true>(next - begin, body_end - begin, out + begin, src);
         next = body_end;
         if (r + 1 == rows || next == end) continue;
-        // The step from next (aligned, inside this row) into the next row.
-        const std::size_t k = end - next;
-        E::template store<true>(out + next,
-                                straddling_step<E, Kind>(xr, yr, row(x, r + 1, x_row),
-                                                         row(y, r + 1, y_row), n, k,
-                                                         full_contiguous));
+        // The step from next (aligned, inside this row) into the next row:
+        // vs/sv over a contiguous operand blended as a RowScalarsSource's
+        // steps are, anything else gathered.
+        const auto straddle = [&] {
+            if constexpr (Kind != kRowsVv) {
+                if (full_contiguous) {
+                    return row_scalars<E, Kind>(rows, n, x, x_row, y, y_row).at_any(next);
+                }
+            }
+            return straddling_step<E, Kind>(xr, yr, row(x, r + 1, x_row), row(y, r + 1, y_row), n,
+                                            end - next);
+        };
+        E::template store<true>(out + next, straddle());
         next += S;
     }
     if (head != 0) store_part<E>(out, head, first_step);
@@ -566,9 +572,7 @@ void rows2d(std::size_t rows, std::size_t n, const void* x, std::ptrdiff_t x_row
         constexpr bool wide_vectors = E::kVectorBytes >= 64;
         const std::ptrdiff_t full_row = Kind == kRowsVs ? x_row : y_row;
         if (!nt && wide_vectors && one_output_run && full_row == row_n && n < 16 * E::kStep) {
-            RowScalarsSource<E, Kind> src{Kind == kRowsVs ? in_ptr<In>(x) : in_ptr<In>(y),
-                                          Kind == kRowsVs ? in_ptr<In>(y) : in_ptr<In>(x),
-                                          Kind == kRowsVs ? y_row : x_row, n, rows};
+            auto src = row_scalars<E, Kind>(rows, n, in_ptr<In>(x), x_row, in_ptr<In>(y), y_row);
             run<E>(rows * n, stream, out, src);
             return;
         }
