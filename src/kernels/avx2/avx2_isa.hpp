@@ -1,5 +1,7 @@
 // The AVX2 policy for the shared SIMD loops (see simd/simd_codec.hpp): 256-bit
-// xsimd::avx2 batches, streaming stores, f16 through F16C, and comparison
+// batches of xsimd::fma3<avx2> (avx2, plus a fused xsimd::fma: the float
+// transcendentals' polynomials use it; nothing else asks for one and the
+// file builds with -ffp-contract=off), streaming stores, f16 through F16C, and comparison
 // masks packed to BOOL bytes.
 #pragma once
 
@@ -16,7 +18,7 @@ namespace bcast::kernels::BCAST_KERNEL_ISA {
 namespace {
 
 struct Avx2Isa {
-    using arch = xsimd::avx2;
+    using arch = xsimd::fma3<xsimd::avx2>;
     template <class T>
     using B = xsimd::batch<T, arch>;
     static constexpr bool kHasF16 = true;

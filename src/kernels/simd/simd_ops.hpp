@@ -5,7 +5,7 @@
 // for comparisons, a batch_bool. Results are bit-identical to the scalar
 // functors: no reassociation, no FMA (the ISA files build with
 // -ffp-contract=off), no reciprocal approximations. The exception is the
-// transcendentals (atan2, logaddexp): within 2 ulp (decisions.md), as the
+// transcendentals (atan2, logaddexp, and pow in simd_pow.hpp): within 2 ulp (decisions.md), as the
 // portable kernels' libm, but not bit-identical with it.
 //
 // Included only by an ISA's kernel translation unit, after it has defined
@@ -166,9 +166,8 @@ struct Div {
 // measured over 4.8M lanes), but not always bit-identical with the portable
 // kernels' libm. xsimd's NaN for atan2 of two zeros or two infinities is
 // steered around. Left portable: f64 (xsimd's double atan2 is off by 2.5
-// ulp) and POW: exp(y log|x|) in double lanes is accurate for floats but
-// was no faster than glibc's scalar powf on AVX-512 and 2-5x slower on AVX2
-// and SSE2, where xsimd's double exp converts to integers lane by lane.
+// ulp). POW has its own log2 / exp2 in simd_pow.hpp: xsimd's double exp
+// converts to integers lane by lane before AVX-512.
 
 // f(x, y) on double lanes, rounded back to float lanes. The conversions are
 // plain loops of a constant trip count, which the compiler turns into the

@@ -5,10 +5,11 @@
 //
 // Vectorised: + - * max min mean squared_difference prelu / (floats),
 // comparisons, bitwise and logical ops, COPY, and atan2, logaddexp of f32,
-// f16 and bf16 (in double lanes, within 1 ulp: simd_ops.hpp). Left
-// portable, because a vector form would not be bit-identical with
-// scalar_ops.hpp, not accurate enough, or not faster: integer / // % fmod,
-// remainder, shifts, pow, f64 atan2 / logaddexp, SELECT, and every op's
+// f16 and bf16 (in double lanes, within 1 ulp: simd_ops.hpp), pow of those
+// on AVX2 and AVX-512 (simd_pow.hpp). Left portable, because a vector form
+// would not be bit-identical with scalar_ops.hpp, not accurate enough, or
+// not faster: integer / // % fmod, remainder, shifts, integer pow, float pow
+// on SSE2 and NEON, f64 atan2 / logaddexp / pow, SELECT, and every op's
 // strided / n-ary kernel.
 #pragma once
 
@@ -17,6 +18,7 @@
 #include "kernels/simd/simd_codec.hpp"
 #include "kernels/simd/simd_loops.hpp"
 #include "kernels/simd/simd_ops.hpp"
+#include "kernels/simd/simd_pow.hpp"
 
 #include <bcast/bcast.h>
 
@@ -136,6 +138,10 @@ const OpKernels* simd_kernels(bcast_opcode op, bcast_dtype dt) {
         case BCAST_OP_MEAN: return binary_kernels<Isa, Mean>(dt);
         case BCAST_OP_SQUARED_DIFFERENCE: return binary_kernels<Isa, SquaredDifference>(dt);
         case BCAST_OP_PRELU: return binary_kernels<Isa, Prelu>(dt);
+        // Two double lanes (SSE2, NEON) measured slower than glibc's powf.
+        case BCAST_OP_POW:
+            return xsimd::batch<double, typename Isa::arch>::size >= 4 ? binary_kernels<Isa, Pow>(dt)
+                                                                        : nullptr;
         case BCAST_OP_ATAN2: return binary_kernels<Isa, Atan2>(dt);
         case BCAST_OP_LOGADDEXP: return binary_kernels<Isa, Logaddexp>(dt);
         case BCAST_OP_EQUAL: return binary_kernels<Isa, Equal>(dt);
