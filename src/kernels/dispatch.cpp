@@ -98,7 +98,14 @@ const OpKernels* isa_kernels(Isa isa, bcast_opcode kernel_op, bcast_dtype dtype)
 #if defined(BCAST_HAVE_X86_KERNELS)
         case Isa::Sse2: return sse2::kernels(kernel_op, dtype);
         case Isa::Avx2: return avx2::kernels(kernel_op, dtype);
-        case Isa::Avx512: return avx512::kernels(kernel_op, dtype);
+        case Isa::Avx512: {
+#if defined(BCAST_HAVE_AVX512FP16_KERNELS)
+            if (cpu::cpu_features().avx512fp16) {
+                if (const OpKernels* half = avx512fp16::kernels(kernel_op, dtype)) return half;
+            }
+#endif
+            return avx512::kernels(kernel_op, dtype);
+        }
 #endif
 #if defined(BCAST_HAVE_NEON_KERNELS)
         case Isa::Neon: return neon::kernels(kernel_op, dtype);

@@ -14,8 +14,10 @@
 #include "core/op_info.hpp"
 #include "exec/execute.hpp"
 #include "kernel_test_data.hpp"
+#include "kernels/cpu/cpu_features.hpp"
 #include "kernels/dispatch.hpp"
 #include "kernels/kernel_table.hpp"
+#include "kernels/simd/isa_kernels.hpp"
 #include "plan/plan.hpp"
 #include "rules/rules.hpp"
 
@@ -319,6 +321,22 @@ void check_copy_slots(const Pair& pr, std::mt19937_64& rng) {
     }
 }
 
+// Each slot of one SIMD table entry against the portable one.
+void check_entry(bcast_opcode op, bcast_dtype dt, const OpKernels* fast, bool stream,
+                 std::mt19937_64& rng) {
+    const OpKernels* port = bcast::kernels::portable_kernels(op, dt);
+    REQUIRE(port != nullptr);  // never a fast slot for an unsupported pair
+    const bcast_dtype odt = bcast::output_dtype(op, dt);
+    const Pair pr{op, dt, bcast::dtype_size(dt), bcast::dtype_size(odt), odt, fast, port, stream};
+    if (op == BCAST_OP_COPY) {
+        check_copy_slots(pr, rng);
+        return;
+    }
+    check_binary_slots(pr, rng);
+    check_periodic_slots(pr, rng);
+    check_rows_slots(pr, rng);
+}
+
 // Every (op, dtype) the ISA fills, each filled slot against the portable one.
 void check_isa(const std::string& isa, bool stream) {
     std::mt19937_64 rng(0x5EED + isa.size());
@@ -326,21 +344,10 @@ void check_isa(const std::string& isa, bool stream) {
     for (bcast_opcode op = 0; op < kAllOps; ++op) {
         for (bcast_dtype dt = 0; dt < kAllDtypes; ++dt) {
             const OpKernels* fast = bcast::kernels::isa_own_kernels(isa.c_str(), op, dt);
-            const OpKernels* port = bcast::kernels::portable_kernels(op, dt);
             if (!fast) continue;
             INFO(isa << " " << pair_name(op, dt));
-            REQUIRE(port != nullptr);  // never a fast slot for an unsupported pair
             ++filled;
-            const bcast_dtype odt = bcast::output_dtype(op, dt);
-            const Pair pr{op,  dt,   bcast::dtype_size(dt), bcast::dtype_size(odt), odt,
-                          fast, port, stream};
-            if (op == BCAST_OP_COPY) {
-                check_copy_slots(pr, rng);
-                continue;
-            }
-            check_binary_slots(pr, rng);
-            check_periodic_slots(pr, rng);
-            check_rows_slots(pr, rng);
+            check_entry(op, dt, fast, stream, rng);
         }
     }
     CHECK(filled > 0);
@@ -360,6 +367,38 @@ TEST_CASE("SIMD kernels match with non-temporal stores", "[simd]") {
         SECTION(isa) { check_isa(isa, true); }
     }
 }
+
+#if defined(BCAST_TEST_X86_KERNELS)
+const OpKernels* native_half_kernels(bcast_opcode op, bcast_dtype dt) {
+#if defined(BCAST_TEST_AVX512FP16_KERNELS)
+    return bcast::kernels::avx512fp16::kernels(op, dt);
+#else
+    (void)op, (void)dt;
+    return nullptr;  // the compiler had no -mavx512fp16
+#endif
+}
+
+// Where the CPU has AVX512-FP16, the avx512 table's f16 + - * / come from
+// the native-half kernels (checked above like any slot); the F16C ones they
+// hide are checked here, and so is which of the two dispatch picked.
+TEST_CASE("avx512 f16 arithmetic: native-half and F16C kernels both match", "[simd]") {
+    const auto& cpu = bcast::kernels::cpu::cpu_features();
+    if (!cpu.avx512) return;
+    std::mt19937_64 rng(0xF16);
+    for (bcast_opcode op : {BCAST_OP_ADD, BCAST_OP_SUB, BCAST_OP_MUL, BCAST_OP_DIV}) {
+        INFO(pair_name(op, BCAST_DTYPE_F16));
+        const OpKernels* f16c = bcast::kernels::avx512::kernels(op, BCAST_DTYPE_F16);
+        REQUIRE(f16c != nullptr);
+        for (bool stream : {false, true}) check_entry(op, BCAST_DTYPE_F16, f16c, stream, rng);
+        const OpKernels* native = native_half_kernels(op, BCAST_DTYPE_F16);
+        const OpKernels* picked = bcast::kernels::isa_own_kernels("avx512", op, BCAST_DTYPE_F16);
+        CHECK(picked == (cpu.avx512fp16 && native ? native : f16c));
+    }
+    // Nothing else comes from the native-half table.
+    CHECK(native_half_kernels(BCAST_OP_MAX, BCAST_DTYPE_F16) == nullptr);
+    CHECK(native_half_kernels(BCAST_OP_ADD, BCAST_DTYPE_F32) == nullptr);
+}
+#endif
 
 TEST_CASE("the SIMD tables fill the ops they are meant to", "[simd]") {
     for (const std::string& isa : host_isas()) {

@@ -11,6 +11,8 @@ struct CpuFeatures {
     // AVX-512 F + BW + DQ + VL + CD on top of avx2, with the OS saving
     // opmask and ZMM state (XCR0 bits 5, 6 and 7).
     bool avx512 = false;
+    // AVX512-FP16 on top of avx512 (same OS state): native half arithmetic.
+    bool avx512fp16 = false;
     // Advanced SIMD: part of the aarch64 baseline.
     bool neon = false;
 };

@@ -18,6 +18,11 @@ const OpKernels* kernels(bcast_opcode kernel_op, bcast_dtype dtype);
 namespace avx512 {
 const OpKernels* kernels(bcast_opcode kernel_op, bcast_dtype dtype);
 }
+// f16 + - * / only (nullptr for everything else); consulted before avx512's
+// own table where the CPU has AVX512-FP16.
+namespace avx512fp16 {
+const OpKernels* kernels(bcast_opcode kernel_op, bcast_dtype dtype);
+}
 namespace neon {
 const OpKernels* kernels(bcast_opcode kernel_op, bcast_dtype dtype);
 }
