@@ -22,6 +22,7 @@
 #include "rules/rules.hpp"
 
 #include <algorithm>
+#include <cfenv>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
@@ -393,6 +394,20 @@ TEST_CASE("avx512 f16 arithmetic: native-half and F16C kernels both match", "[si
         const OpKernels* native = native_half_kernels(op, BCAST_DTYPE_F16);
         const OpKernels* picked = bcast::kernels::isa_own_kernels("avx512", op, BCAST_DTYPE_F16);
         CHECK(picked == (cpu.avx512fp16 && native ? native : f16c));
+    }
+    // In another rounding mode the native table runs the F16C kernels (the
+    // portable ones also compute in f32 in that mode, then round to nearest).
+    if (cpu.avx512fp16) {
+        for (int mode : {FE_UPWARD, FE_TOWARDZERO}) {
+            INFO("rounding mode " << mode);
+            REQUIRE(std::fesetround(mode) == 0);
+            for (bcast_opcode op : {BCAST_OP_ADD, BCAST_OP_SUB, BCAST_OP_MUL, BCAST_OP_DIV}) {
+                INFO(pair_name(op, BCAST_DTYPE_F16));
+                const OpKernels* native = native_half_kernels(op, BCAST_DTYPE_F16);
+                if (native) check_entry(op, BCAST_DTYPE_F16, native, false, rng);
+            }
+            std::fesetround(FE_TONEAREST);
+        }
     }
     // Nothing else comes from the native-half table.
     CHECK(native_half_kernels(BCAST_OP_MAX, BCAST_DTYPE_F16) == nullptr);
