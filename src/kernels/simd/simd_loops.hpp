@@ -40,6 +40,7 @@ struct Bound {
     using Out = typename OutCodec::Storage;
     static constexpr bool kCanStream = !kBoolResult;
     static constexpr std::size_t kVectorBytes = sizeof(Batch<std::uint8_t, typename Isa::arch>);
+    static constexpr std::size_t kStreamPrefetchBytes = Isa::kStreamPrefetchBytes;
 
     static R apply(V x, V y) { return Codec::template apply<Op>(x, y); }
     template <bool NT>
@@ -57,6 +58,7 @@ struct Moved {
     using Out = In;
     static constexpr std::size_t kStep = Codec::kStep;
     static constexpr bool kCanStream = true;
+    static constexpr std::size_t kStreamPrefetchBytes = Isa::kStreamPrefetchBytes;
     template <bool NT>
     static void store(Out* p, R r) { Codec::template store<NT>(p, r); }
     static void fence() { Isa::fence(); }
@@ -90,11 +92,28 @@ typename Codec::Value splat(const typename Codec::Storage* p) {
 // in increasing i, one step apart, after seek(begin)), at_any(i) anywhere,
 // part(count) for a lone partial step at 0.
 
+// Software prefetch of the 64-byte lines `bytes` past in + i, for one body
+// iteration of `span` elements. Address arithmetic in integers: the lines
+// may lie past the array, which a prefetch may touch (it never faults) but
+// pointer arithmetic may not.
+template <std::size_t span, class In>
+inline void prefetch_ahead(const In* in, std::size_t i, std::size_t bytes) {
+    const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(in) + i * sizeof(In) + bytes;
+    for (std::size_t line = 0; line < span * sizeof(In); line += 64) {
+        __builtin_prefetch(reinterpret_cast<const void*>(at + line), 0, 3);
+    }
+}
+
 template <class E>
 struct VvSource {
     using C = typename E::InCodec;
     const typename E::In* x;
     const typename E::In* y;
+    template <std::size_t span>
+    void prefetch(std::size_t i, std::size_t bytes) const {
+        prefetch_ahead<span>(x, i, bytes);
+        prefetch_ahead<span>(y, i, bytes);
+    }
     void seek(std::size_t) {}
     typename E::R at(std::size_t i) { return E::apply(C::load(x + i), C::load(y + i)); }
     typename E::R at_any(std::size_t i) { return at(i); }
@@ -108,6 +127,8 @@ struct VsSource {
     using C = typename E::InCodec;
     const typename E::In* x;
     typename E::V s;
+    template <std::size_t span>
+    void prefetch(std::size_t i, std::size_t bytes) const { prefetch_ahead<span>(x, i, bytes); }
     void seek(std::size_t) {}
     typename E::R at(std::size_t i) { return E::apply(C::load(x + i), s); }
     typename E::R at_any(std::size_t i) { return at(i); }
@@ -119,6 +140,8 @@ struct SvSource {
     using C = typename E::InCodec;
     typename E::V s;
     const typename E::In* y;
+    template <std::size_t span>
+    void prefetch(std::size_t i, std::size_t bytes) const { prefetch_ahead<span>(y, i, bytes); }
     void seek(std::size_t) {}
     typename E::R at(std::size_t i) { return E::apply(s, C::load(y + i)); }
     typename E::R at_any(std::size_t i) { return at(i); }
@@ -221,7 +244,17 @@ struct FillSource {
 
 // ------------------------------------------------------------------ drivers
 
-// Full steps over [begin, end), 4 per iteration. On a local copy of the
+// Whether a source prefetches (the contiguous ones: vv, vs, sv).
+template <class Source, std::size_t span, class = void>
+inline constexpr bool kPrefetches = false;
+template <class Source, std::size_t span>
+inline constexpr bool kPrefetches<Source, span,
+                                  std::void_t<decltype(std::declval<const Source&>()
+                                                           .template prefetch<span>(0, 0))>> =
+    true;
+
+// Full steps over [begin, end), 4 per iteration; streamed contiguous inputs
+// prefetched where the ISA asks (kStreamPrefetchBytes). On a local copy of the
 // source: a stateful source's members could otherwise be re-read after every
 // store to out, which the compiler must assume may alias them (measured 2x
 // on RowScalarsSource's float splats).
@@ -232,6 +265,9 @@ inline void body(std::size_t begin, std::size_t end, typename E::Out* out, const
     src.seek(begin);
     std::size_t i = begin;
     for (; i + 4 * S <= end; i += 4 * S) {
+        if constexpr (NT && E::kStreamPrefetchBytes != 0 && kPrefetches<Source, 4 * S>) {
+            src.template prefetch<4 * S>(i, E::kStreamPrefetchBytes);
+        }
         const auto r0 = src.at(i);
         const auto r1 = src.at(i + S);
         const auto r2 = src.at(i + 2 * S);
