@@ -22,7 +22,7 @@ struct Avx2Isa {
     template <class T>
     using B = xsimd::batch<T, arch>;
     static constexpr bool kHasF16 = true;
-    // Streamed vv / vs / sv loops prefetch their inputs this far ahead. With
+    // Streamed vv loops prefetch both inputs this far ahead. With
     // 32-byte streaming stores and the hardware prefetcher alone, (16M)+(16M)
     // f32 ran at 1.12x-1.14x of the AVX-512 time; 4 KiB ahead gave 1.11x-1.13x
     // and 16 KiB 1.10x (same-machine A/B runs). AVX-512 measured no gain in
