@@ -58,7 +58,6 @@ struct Moved {
     using Out = In;
     static constexpr std::size_t kStep = Codec::kStep;
     static constexpr bool kCanStream = true;
-    static constexpr std::size_t kStreamPrefetchBytes = Isa::kStreamPrefetchBytes;
     template <bool NT>
     static void store(Out* p, R r) { Codec::template store<NT>(p, r); }
     static void fence() { Isa::fence(); }
@@ -262,12 +261,14 @@ inline void body(std::size_t begin, std::size_t end, typename E::Out* out, const
     src.seek(begin);
     std::size_t i = begin;
     for (; i + 4 * S <= end; i += 4 * S) {
-        if constexpr (NT && E::kStreamPrefetchBytes != 0 && kPrefetches<Source, 4 * S>) {
-            // Only inside this run: past a 2-D row's end it would fetch lines
-            // nobody reads (a broadcast row's neighbours), measured 1.15x
-            // against 1.06x on (4096,4096)+(4096).
-            constexpr std::size_t ahead = E::kStreamPrefetchBytes / sizeof(typename E::In);
-            if (i + ahead < end) src.template prefetch<4 * S>(i, E::kStreamPrefetchBytes);
+        if constexpr (NT && kPrefetches<Source, 4 * S>) {
+            if constexpr (E::kStreamPrefetchBytes != 0) {
+                // Only inside this run: past a 2-D row's end it would fetch
+                // lines nobody reads (a broadcast row's neighbours), measured
+                // 1.15x against 1.06x on (4096,4096)+(4096).
+                constexpr std::size_t ahead = E::kStreamPrefetchBytes / sizeof(typename E::In);
+                if (i + ahead < end) src.template prefetch<4 * S>(i, E::kStreamPrefetchBytes);
+            }
         }
         const auto r0 = src.at(i);
         const auto r1 = src.at(i + S);

@@ -193,6 +193,23 @@ Batch<float, A> in_double_lanes(Batch<float, A> x, Batch<float, A> y, F f) {
     return Floats::load_aligned(fs[0]);
 }
 
+// r with its lanes passed through fix(x_j, y_j, r_j) in scalar code: for
+// the rare lanes a vector form leaves to libm (fix returns r_j for the
+// others).
+template <class A, class F>
+Batch<double, A> with_lanes_redone(Batch<double, A> x, Batch<double, A> y, Batch<double, A> r,
+                                   F fix) {
+    using D = Batch<double, A>;
+    alignas(64) double xs[D::size];
+    alignas(64) double ys[D::size];
+    alignas(64) double rs[D::size];
+    x.store_aligned(xs);
+    y.store_aligned(ys);
+    r.store_aligned(rs);
+    for (std::size_t j = 0; j < D::size; ++j) rs[j] = fix(xs[j], ys[j], rs[j]);
+    return D::load_aligned(rs);
+}
+
 template <class A>
 Batch<double, A> infinity() {
     return Batch<double, A>(std::numeric_limits<double>::infinity());
@@ -235,21 +252,14 @@ Batch<double, A> logaddexp_of_floats(Batch<double, A> x, Batch<double, A> y) {
     r = xsimd::select(x == y, x + ln2, r);
     const auto cancelled = xsimd::abs(r) < D(0x1p-20);
     if (!xsimd::any(cancelled)) return r;
-    alignas(64) double xs[D::size];
-    alignas(64) double ys[D::size];
-    alignas(64) double rs[D::size];
-    x.store_aligned(xs);
-    y.store_aligned(ys);
-    r.store_aligned(rs);
-    for (std::size_t j = 0; j < D::size; ++j) {
-        const bool lane_cancelled = rs[j] < 0x1p-20 && rs[j] > -0x1p-20;
-        if (!lane_cancelled || xs[j] == ys[j]) continue;
-        const long double wx = xs[j], wy = ys[j];
+    return with_lanes_redone<A>(x, y, r, [](double xj, double yj, double rj) {
+        const bool lane_cancelled = rj < 0x1p-20 && rj > -0x1p-20;
+        if (!lane_cancelled || xj == yj) return rj;
+        const long double wx = xj, wy = yj;
         const long double big = wx > wy ? wx : wy;
         const long double diff = wx > wy ? wy - wx : wx - wy;
-        rs[j] = static_cast<double>(big + ::log1pl(::expl(diff)));
-    }
-    return D::load_aligned(rs);
+        return static_cast<double>(big + ::log1pl(::expl(diff)));
+    });
 }
 
 struct Logaddexp {

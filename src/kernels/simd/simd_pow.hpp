@@ -115,19 +115,10 @@ Batch<double, A> pow_of_any_floats(Batch<double, A> x, Batch<double, A> y, Batch
     r = xsimd::select((x < zero) & ~integral, D(std::numeric_limits<double>::quiet_NaN()), r);
 
     if (xsimd::all((ax < inf) & (ay < inf))) return r;
-    alignas(64) double xs[D::size];
-    alignas(64) double ys[D::size];
-    alignas(64) double rs[D::size];
-    x.store_aligned(xs);
-    y.store_aligned(ys);
-    r.store_aligned(rs);
-    for (std::size_t j = 0; j < D::size; ++j) {
-        const bool lane_finite = xs[j] - xs[j] == 0.0 && ys[j] - ys[j] == 0.0;
-        if (!lane_finite) {
-            rs[j] = ::powf(static_cast<float>(xs[j]), static_cast<float>(ys[j]));
-        }
-    }
-    return D::load_aligned(rs);
+    return with_lanes_redone<A>(x, y, r, [](double xj, double yj, double rj) {
+        const bool lane_finite = xj - xj == 0.0 && yj - yj == 0.0;
+        return lane_finite ? rj : ::powf(static_cast<float>(xj), static_cast<float>(yj));
+    });
 }
 
 // pow(x, y) of doubles that hold floats, as powf gives it (rounded to float
