@@ -40,7 +40,7 @@ namespace {
 template <bcast_opcode Code, __m512h (*Native)(__m512h, __m512h)>
 struct HalfOp {
     static constexpr bcast_opcode kOpcode = Code;
-    template <class T> static constexpr bool accepts = std::is_same_v<T, std::uint16_t>;
+    template <class T, class A> static constexpr bool accepts = std::is_same_v<T, std::uint16_t>;
     template <class T, class A>
     static xsimd::batch<T, A> apply(xsimd::batch<T, A> x, xsimd::batch<T, A> y) {
         const __m512h r = Native(_mm512_castsi512_ph(x), _mm512_castsi512_ph(y));

@@ -5,7 +5,8 @@
 // for comparisons, a batch_bool. Results are bit-identical to the scalar
 // functors: no reassociation, no FMA (the ISA files build with
 // -ffp-contract=off), no reciprocal approximations. The exception is the
-// transcendentals (atan2, logaddexp, and pow in simd_pow.hpp): within 2 ulp (decisions.md), as the
+// transcendentals (their float helpers below; the ops themselves in
+// simd_transcendental_ops.hpp): within 2 ulp (decisions.md), as the
 // portable kernels' libm, but not bit-identical with it.
 //
 // Included only by an ISA's kernel translation unit, after it has defined
@@ -35,6 +36,16 @@ inline constexpr bool kNumeric = kFloat<T> || kInt<T>;
 
 template <class T, class A>
 using Batch = xsimd::batch<T, A>;
+
+// Adding then subtracting 1.5 * 2^52 rounds a double of magnitude below
+// 2^51 to an integer (round to nearest even); the sum's low mantissa bits
+// hold that integer in two's complement.
+constexpr double kRoundingShifter = 0x1.8p52;
+
+// Bit patterns of double lanes. Unsigned: xsimd 8.1's AVX2 has no vector
+// form of a signed 64-bit shift.
+template <class A>
+using DoubleBits = xsimd::batch<std::uint64_t, A>;
 
 // ---------------------------------------------------------------- arithmetic
 // Integer +, -, * wrap, as the scalar wrap_* helpers define: signed lanes are
@@ -67,19 +78,19 @@ Batch<T, A> wrap_mul(Batch<T, A> x, Batch<T, A> y) {
 }
 
 struct Add {
-    template <class T> static constexpr bool accepts = kNumeric<T>;
+    template <class T, class A> static constexpr bool accepts = kNumeric<T>;
     template <class T, class A>
     static Batch<T, A> apply(Batch<T, A> x, Batch<T, A> y) { return wrap_add(x, y); }
 };
 
 struct Sub {
-    template <class T> static constexpr bool accepts = kNumeric<T>;
+    template <class T, class A> static constexpr bool accepts = kNumeric<T>;
     template <class T, class A>
     static Batch<T, A> apply(Batch<T, A> x, Batch<T, A> y) { return wrap_sub(x, y); }
 };
 
 struct Mul {
-    template <class T> static constexpr bool accepts = kNumeric<T>;
+    template <class T, class A> static constexpr bool accepts = kNumeric<T>;
     template <class T, class A>
     static Batch<T, A> apply(Batch<T, A> x, Batch<T, A> y) { return wrap_mul(x, y); }
 };
@@ -94,7 +105,7 @@ xsimd::batch_bool<T, A> is_nan(Batch<T, A> x) {
 // numpy maximum/minimum: (x >= y || isnan(x)) ? x : y, as ops::Max; plain
 // max/min for integers.
 struct Max {
-    template <class T> static constexpr bool accepts = kNumeric<T>;
+    template <class T, class A> static constexpr bool accepts = kNumeric<T>;
     template <class T, class A>
     static Batch<T, A> apply(Batch<T, A> x, Batch<T, A> y) {
         if constexpr (kFloat<T>) return xsimd::select((x >= y) | is_nan(x), x, y);
@@ -103,7 +114,7 @@ struct Max {
 };
 
 struct Min {
-    template <class T> static constexpr bool accepts = kNumeric<T>;
+    template <class T, class A> static constexpr bool accepts = kNumeric<T>;
     template <class T, class A>
     static Batch<T, A> apply(Batch<T, A> x, Batch<T, A> y) {
         if constexpr (kFloat<T>) return xsimd::select((x <= y) | is_nan(x), x, y);
@@ -121,7 +132,7 @@ struct Quotient {
 
 // Two inputs: (x + y) / 2, one division as ops::Mean::finish.
 struct Mean {
-    template <class T> static constexpr bool accepts = kFloat<T>;
+    template <class T, class A> static constexpr bool accepts = kFloat<T>;
     template <class T, class A>
     static Batch<T, A> apply(Batch<T, A> x, Batch<T, A> y) {
         return Quotient<A>::of(x + y, Batch<T, A>(T{2}));
@@ -129,7 +140,7 @@ struct Mean {
 };
 
 struct SquaredDifference {
-    template <class T> static constexpr bool accepts = kNumeric<T>;
+    template <class T, class A> static constexpr bool accepts = kNumeric<T>;
     template <class T, class A>
     static Batch<T, A> apply(Batch<T, A> x, Batch<T, A> y) {
         const Batch<T, A> d = wrap_sub(x, y);
@@ -141,7 +152,7 @@ struct SquaredDifference {
 // max(x, 0) + min(x, 0) * slope (the same value, wrapping included): xsimd
 // 8.1's 8- and 16-bit AVX-512 select does not compile at -O0.
 struct Prelu {
-    template <class T> static constexpr bool accepts = kNumeric<T>;
+    template <class T, class A> static constexpr bool accepts = kNumeric<T>;
     template <class T, class A>
     static Batch<T, A> apply(Batch<T, A> x, Batch<T, A> y) {
         const Batch<T, A> zero(T{0});
@@ -153,7 +164,7 @@ struct Prelu {
 
 // Floats only: integer division has the by-zero and INT_MIN / -1 rules.
 struct Div {
-    template <class T> static constexpr bool accepts = kFloat<T>;
+    template <class T, class A> static constexpr bool accepts = kFloat<T>;
     template <class T, class A>
     static Batch<T, A> apply(Batch<T, A> x, Batch<T, A> y) { return Quotient<A>::of(x, y); }
 };
@@ -165,9 +176,10 @@ struct Div {
 // within 1 ulp of the double-precision reference (decisions.md asks 2; 0.5
 // measured over 4.8M lanes), but not always bit-identical with the portable
 // kernels' libm. xsimd's NaN for atan2 of two zeros or two infinities is
-// steered around. Left portable: f64 (xsimd's double atan2 is off by 2.5
-// ulp). POW has its own log2 / exp2 in simd_pow.hpp: xsimd's double exp
-// converts to integers lane by lane before AVX-512.
+// steered around. f64 has its own double-double forms (simd_f64_*.hpp:
+// xsimd's double atan2 is off by 2.5 ulp). POW has its own log2 / exp2 in
+// simd_pow.hpp: xsimd's double exp converts to integers lane by lane before
+// AVX-512.
 
 // f(x, y) on double lanes, rounded back to float lanes. The conversions are
 // plain loops of a constant trip count, which the compiler turns into the
@@ -210,6 +222,22 @@ Batch<double, A> with_lanes_redone(Batch<double, A> x, Batch<double, A> y, Batch
     return D::load_aligned(rs);
 }
 
+// r with its NaN lanes replaced by f(x_j, y_j): the f64 transcendentals
+// mark the lanes they leave to scalar code with a NaN (a lane whose true
+// result is NaN is recomputed to NaN).
+template <class A, class F>
+Batch<double, A> with_nan_lanes_redone(Batch<double, A> x, Batch<double, A> y, Batch<double, A> r,
+                                       F f) {
+    return with_lanes_redone<A>(x, y, r, [&f](double xj, double yj, double rj) {
+        return rj == rj ? rj : f(xj, yj);
+    });
+}
+
+template <class A>
+Batch<double, A> not_a_number() {
+    return Batch<double, A>(std::numeric_limits<double>::quiet_NaN());
+}
+
 template <class A>
 Batch<double, A> infinity() {
     return Batch<double, A>(std::numeric_limits<double>::infinity());
@@ -228,19 +256,22 @@ Batch<double, A> atan2_of_floats(Batch<double, A> x, Batch<double, A> y) {
     return xsimd::atan2(numerator, denominator);
 }
 
-struct Atan2 {
-    template <class T> static constexpr bool accepts = std::is_same_v<T, float>;
-    template <class A>
-    static Batch<float, A> apply(Batch<float, A> x, Batch<float, A> y) {
-        return in_double_lanes(x, y, [](auto a, auto b) { return atan2_of_floats<A>(a, b); });
-    }
-};
+
+// log(exp(x) + exp(y)) in long double, as ops::Logaddexp computes it: the
+// fix-up for lanes a vector form cannot get within 2 ulp. (The C functions:
+// std::'s inline overloads would be emitted under this ISA's flags.)
+inline double logaddexp_in_long_double(double x, double y) {
+    const long double wx = x, wy = y;
+    if (x == y) return static_cast<double>(wx + 0.693147180559945309417232121458176568L);
+    const long double big = wx > wy ? wx : wy;
+    const long double diff = wx > wy ? wy - wx : wx - wy;  // NaN stays NaN
+    return static_cast<double>(big + ::log1pl(::expl(diff)));
+}
 
 // log(exp(x) + exp(y)) as ops::Logaddexp: max + log1p(exp(-|x - y|)), x + ln 2
 // for equal arguments. Where the result is near zero the two terms cancel
 // and double's absolute error would show in the float: those rare lanes are
-// recomputed in long double, as the portable kernel does. (The C functions:
-// std::'s inline overloads would be emitted under this ISA's flags.)
+// recomputed in long double, as the portable kernel does.
 template <class A>
 Batch<double, A> logaddexp_of_floats(Batch<double, A> x, Batch<double, A> y) {
     using D = Batch<double, A>;
@@ -254,21 +285,10 @@ Batch<double, A> logaddexp_of_floats(Batch<double, A> x, Batch<double, A> y) {
     if (!xsimd::any(cancelled)) return r;
     return with_lanes_redone<A>(x, y, r, [](double xj, double yj, double rj) {
         const bool lane_cancelled = rj < 0x1p-20 && rj > -0x1p-20;
-        if (!lane_cancelled || xj == yj) return rj;
-        const long double wx = xj, wy = yj;
-        const long double big = wx > wy ? wx : wy;
-        const long double diff = wx > wy ? wy - wx : wx - wy;
-        return static_cast<double>(big + ::log1pl(::expl(diff)));
+        return lane_cancelled && xj != yj ? logaddexp_in_long_double(xj, yj) : rj;
     });
 }
 
-struct Logaddexp {
-    template <class T> static constexpr bool accepts = std::is_same_v<T, float>;
-    template <class A>
-    static Batch<float, A> apply(Batch<float, A> x, Batch<float, A> y) {
-        return in_double_lanes(x, y, [](auto a, auto b) { return logaddexp_of_floats<A>(a, b); });
-    }
-};
 
 // --------------------------------------------------------------- comparisons
 // IEEE ordered compares (false with a NaN), NOT_EQUAL unordered (true): it
@@ -276,7 +296,7 @@ struct Logaddexp {
 
 #define BCAST_SIMD_COMPARISON(Name, expr)                                  \
     struct Name {                                                          \
-        template <class T> static constexpr bool accepts = kNumeric<T>;    \
+        template <class T, class A> static constexpr bool accepts = kNumeric<T>;    \
         template <class T, class A>                                        \
         static xsimd::batch_bool<T, A> apply(Batch<T, A> x, Batch<T, A> y) { \
             return expr;                                                   \
@@ -295,7 +315,7 @@ BCAST_SIMD_COMPARISON(GreaterEqual, x >= y)
 
 #define BCAST_SIMD_BITWISE(Name, op)                                       \
     struct Name {                                                          \
-        template <class T> static constexpr bool accepts = kInt<T>;        \
+        template <class T, class A> static constexpr bool accepts = kInt<T>;        \
         template <class T, class A>                                        \
         static Batch<T, A> apply(Batch<T, A> x, Batch<T, A> y) { return x op y; } \
     };

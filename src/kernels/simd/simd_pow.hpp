@@ -30,14 +30,6 @@
 namespace bcast::kernels::BCAST_KERNEL_ISA::simd {
 namespace {
 
-template <class A>
-using DoubleBits = xsimd::batch<std::uint64_t, A>;
-
-// Adding then subtracting 1.5 * 2^52 rounds a double of magnitude below
-// 2^51 to an integer (round to nearest even); the sum's low mantissa bits
-// hold that integer in two's complement.
-constexpr double kRoundingShifter = 0x1.8p52;
-
 // c0 + c1 v + c2 v^2 + c3 v^3, given v and v^2: Estrin's split, so that the
 // polynomials below are a few dependent steps rather than a Horner chain
 // (which measured latency-bound). xsimd::fma is fused where xsimd has it
@@ -134,14 +126,5 @@ Batch<double, A> pow_of_floats(Batch<double, A> x, Batch<double, A> y) {
     if (xsimd::all((x > D(0.0)) & (x < inf) & (xsimd::abs(y) < inf))) return r;
     return pow_of_any_floats<A>(x, y, r);
 }
-
-struct Pow {
-    template <class T> static constexpr bool accepts = std::is_same_v<T, float>;
-    template <class A>
-    static Batch<float, A> apply(Batch<float, A> x, Batch<float, A> y) {
-        return in_double_lanes(x, y, [](auto a, auto b) { return pow_of_floats<A>(a, b); });
-    }
-};
-
 }  // namespace
 }  // namespace bcast::kernels::BCAST_KERNEL_ISA::simd

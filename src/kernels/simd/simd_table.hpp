@@ -4,13 +4,13 @@
 // and for some pairs everything) are the portable ones; dispatch merges.
 //
 // Vectorised: + - * max min mean squared_difference prelu / (floats),
-// comparisons, bitwise and logical ops, COPY, and atan2, logaddexp of f32,
-// f16 and bf16 (in double lanes, within 1 ulp: simd_ops.hpp), pow of those
-// on AVX2 and AVX-512 (simd_pow.hpp). Left portable, because a vector form
+// comparisons, bitwise and logical ops, COPY, and the transcendentals where
+// simd_transcendental_ops.hpp says (atan2, logaddexp of f32, f16, bf16
+// everywhere and of f64 on AVX2 and AVX-512; pow of f32, f16, bf16 on AVX2
+// and AVX-512 and of f64 on AVX-512). Left portable, because a vector form
 // would not be bit-identical with scalar_ops.hpp, not accurate enough, or
-// not faster: integer / // % fmod, remainder, shifts, integer pow, float pow
-// on SSE2 and NEON, f64 atan2 / logaddexp / pow, SELECT, and every op's
-// strided / n-ary kernel.
+// not faster: integer / // % fmod, remainder, shifts, integer pow, the
+// transcendentals elsewhere, SELECT, and every op's strided / n-ary kernel.
 #pragma once
 
 #include "kernels/isa_namespace.hpp"
@@ -18,7 +18,7 @@
 #include "kernels/simd/simd_codec.hpp"
 #include "kernels/simd/simd_loops.hpp"
 #include "kernels/simd/simd_ops.hpp"
-#include "kernels/simd/simd_pow.hpp"
+#include "kernels/simd/simd_transcendental_ops.hpp"
 
 #include <bcast/bcast.h>
 
@@ -59,7 +59,7 @@ inline constexpr bool kIsBitwise = std::is_same_v<Op, BitwiseAnd> ||
 template <class Isa, class Op, class Codec>
 const OpKernels* binary_entry() {
     constexpr bool is_bool = std::is_same_v<Codec, BoolCodec<Isa>>;
-    constexpr bool fits = Op::template accepts<typename Codec::Compute> &&
+    constexpr bool fits = Op::template accepts<typename Codec::Compute, typename Isa::arch> &&
                           (!kIsComparison<Op> || Codec::kCompares) &&
                           (!is_bool || kIsComparison<Op> || kIsBitwise<Op>);
     if constexpr (fits) return &kBinaryKernels<Isa, Op, Codec>;
@@ -138,10 +138,7 @@ const OpKernels* simd_kernels(bcast_opcode op, bcast_dtype dt) {
         case BCAST_OP_MEAN: return binary_kernels<Isa, Mean>(dt);
         case BCAST_OP_SQUARED_DIFFERENCE: return binary_kernels<Isa, SquaredDifference>(dt);
         case BCAST_OP_PRELU: return binary_kernels<Isa, Prelu>(dt);
-        // Two double lanes (SSE2, NEON) measured slower than glibc's powf.
-        case BCAST_OP_POW:
-            return xsimd::batch<double, typename Isa::arch>::size >= 4 ? binary_kernels<Isa, Pow>(dt)
-                                                                        : nullptr;
+        case BCAST_OP_POW: return binary_kernels<Isa, Pow>(dt);
         case BCAST_OP_ATAN2: return binary_kernels<Isa, Atan2>(dt);
         case BCAST_OP_LOGADDEXP: return binary_kernels<Isa, Logaddexp>(dt);
         case BCAST_OP_EQUAL: return binary_kernels<Isa, Equal>(dt);
