@@ -88,7 +88,8 @@ DoubleDouble<A> divide(DoubleDouble<A> n, DoubleDouble<A> d) {
     return fast_two_sum<A>(q, residual * reciprocal);
 }
 
-// (hi[i], lo[i]) for each lane's index i: a double-double table entry.
+// (hi[i], lo[i]) for each lane's index i (the caller keeps i inside the
+// table, NaN lanes included): a double-double table entry.
 // Scalar loads through memory: on the AMD Zen 4 this was measured on, AVX2
 // and AVX-512 gathers made the f64 pow 1.2x-1.5x slower than this.
 template <class A>

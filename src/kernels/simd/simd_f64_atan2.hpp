@@ -73,8 +73,9 @@ DoubleDouble<A> atan_of_unit(DoubleDouble<A> t) {
 
     const D z = u.hi * u.hi;
     const D tail = u.hi * z * polynomial<A>(kAtanTaylor, z);
-    const DoubleDouble<A> head = two_sum<A>(D::gather(kAtanEighthsHi, j), u.hi);
-    return fast_two_sum<A>(head.hi, head.lo + (D::gather(kAtanEighthsLo, j) + u.lo + tail));
+    const DoubleDouble<A> atan_c = table_lookup<A>(kAtanEighthsHi, kAtanEighthsLo, j);
+    const DoubleDouble<A> head = two_sum<A>(atan_c.hi, u.hi);
+    return fast_two_sum<A>(head.hi, head.lo + (atan_c.lo + u.lo + tail));
 }
 
 // atan2(x, y) of doubles, x the numerator.
@@ -83,11 +84,12 @@ Batch<double, A> atan2_of_doubles(Batch<double, A> x, Batch<double, A> y) {
     using D = Batch<double, A>;
     const D a = xsimd::abs(x), b = xsimd::abs(y);
     const auto swapped = a > b;
-    const D small = xsimd::select(swapped, b, a);
-    const D large = xsimd::select(swapped, a, b);
-    // NaN lanes fail both compares.
-    const auto regular = (large >= D(0x1p-960)) & (large <= D(1.7976931348623157e308)) &
-                         (small == small);
+    // NaN lanes fail both compares. The others get t = 0, so that the table
+    // index stays in range.
+    const auto regular = (xsimd::max(a, b) >= D(0x1p-960)) &
+                         (xsimd::max(a, b) <= D(1.7976931348623157e308)) & (a == a) & (b == b);
+    const D small = xsimd::select(regular, xsimd::select(swapped, b, a), D(0.0));
+    const D large = xsimd::select(regular, xsimd::select(swapped, a, b), D(1.0));
 
     const D reciprocal = D(1.0) / large;
     const D t_hi = small / large;
