@@ -9,8 +9,9 @@
 // sum there keeps its magnitude (atan(t) <= pi/4), so the one rounding at the
 // end is the only one that shows.
 //
-// Lanes with a NaN, an infinity, two zeros, or a larger magnitude below
-// 2^-960 (where the residuals would underflow) take libm's atan2.
+// Lanes with a NaN, an infinity, two zeros, a larger magnitude below
+// 2^-960, a subnormal smaller one or a quotient below 2^-969 (where the
+// quotient's residual would underflow) take libm's atan2.
 //
 // Included only by an ISA's kernel translation unit, after simd_ops.hpp.
 #pragma once
@@ -84,12 +85,17 @@ Batch<double, A> atan2_of_doubles(Batch<double, A> x, Batch<double, A> y) {
     using D = Batch<double, A>;
     const D a = xsimd::abs(x), b = xsimd::abs(y);
     const auto swapped = a > b;
-    // NaN lanes fail both compares. The others get t = 0, so that the table
-    // index stays in range.
-    const auto regular = (xsimd::max(a, b) >= D(0x1p-960)) &
-                         (xsimd::max(a, b) <= D(1.7976931348623157e308)) & (a == a) & (b == b);
-    const D small = xsimd::select(regular, xsimd::select(swapped, b, a), D(0.0));
-    const D large = xsimd::select(regular, xsimd::select(swapped, a, b), D(1.0));
+    // NaN lanes fail the compares. Irregular lanes compute with t = 0, so
+    // that the table index stays in range. A quotient below 2^-969 (or a
+    // subnormal smaller operand) would leave the residual below it inexact,
+    // and the result may be subnormal: libm's.
+    const D larger = xsimd::max(a, b), smaller = xsimd::min(a, b);
+    const auto regular = (larger >= D(0x1p-960)) & (larger <= D(1.7976931348623157e308)) &
+                         (a == a) & (b == b) &
+                         ((smaller == D(0.0)) |
+                          ((smaller >= D(0x1p-1000)) & (smaller >= larger * D(0x1p-969))));
+    const D small = xsimd::select(regular, smaller, D(0.0));
+    const D large = xsimd::select(regular, larger, D(1.0));
 
     const D reciprocal = D(1.0) / large;
     const D t_hi = small / large;

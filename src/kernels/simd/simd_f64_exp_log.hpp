@@ -1,10 +1,11 @@
-// exp and log on f64 lanes in double-double, to about 2^-63 relative: the
-// cores of the f64 LOGADDEXP and POW, which need more than double's 53 bits
-// inside to land within 2 ulp after their last step (a sum that may cancel,
-// a product with an exponent up to ~1e4 times larger than the log).
+// exp and log on f64 lanes in double-double, to about 2^-65 relative (exp
+// results near 2^-1022 lose a little more: their low part is subnormal):
+// the cores of the f64 LOGADDEXP and POW, which need more than double's 53
+// bits inside to land within 2 ulp after their last step (a sum that may
+// cancel, a product with an exponent up to ~1e4 times larger than the log).
 //
 // Both reduce by a 64-entry double-double table (simd_f64_tables.hpp, read
-// with gathers) so that the polynomials left are short:
+// by table_lookup) so that the polynomials left are short:
 //   exp: z = (64 k + i) ln2 / 64 + r, |r| <= ln2 / 128, e^z = 2^k 2^(i/64) e^r
 //        with e^r = 1 + r + r^2/2 + ... + r^6/6! (next term < 2^-65);
 //   log: x = 2^e m, m in [1, 2), c = 1 + i/64 nearest m, log m = log c +
@@ -61,32 +62,14 @@ DoubleDouble<A> exp_double_double(DoubleDouble<A> z) {
     return {e.hi * scale, e.lo * scale};
 }
 
-// log(x) for x = x.hi + x.lo, x.hi a positive normal double and |x.lo| <=
-// ulp(x.hi).
+// e ln2 + log(c) + 2 atanh(n / d), c = 1 + i / 64, given the double-double
+// numerator n = m - c and denominator d = m + c of a reduced argument m
+// within 1/128 of c, so that |n / d| < 2^-8.
 template <class A>
-DoubleDouble<A> log_double_double(DoubleDouble<A> x) {
+DoubleDouble<A> log_of_reduced(Batch<double, A> e, DoubleBits<A> i, DoubleDouble<A> numerator,
+                               DoubleDouble<A> denominator) {
     using D = Batch<double, A>;
-    using I = DoubleBits<A>;
-    const I bits = xsimd::bitwise_cast<I>(x.hi);
-    // x.hi = 2^e m, m in [1, 2); x.lo scaled by the same power (exact).
-    const I exponent_field = bits >> 52;  // x.hi > 0: no sign bit
-    const D m = xsimd::bitwise_cast<D>((bits & I(0x000FFFFFFFFFFFFF)) | I(0x3FF0000000000000));
-    // 2^-e (0 for e = 1023, where callers pass x.lo = 0), and e as a double
-    // through 2^52's mantissa (no int64 conversion before AVX-512).
-    const D unscale = xsimd::bitwise_cast<D>((I(2046) - exponent_field) << 52);
-    const D e = xsimd::bitwise_cast<D>(exponent_field | I(0x4330000000000000)) -
-                D(0x1p52 + 1023.0);
-    const D m_lo = x.lo * unscale;
-
-    const D shifted = (m - D(1.0)) * D(64.0) + D(kRoundingShifter);
-    const I i = xsimd::bitwise_cast<I>(shifted) & I(127);
-    const D c = D(1.0) + (shifted - D(kRoundingShifter)) * D(1.0 / 64);
-    // m - c is exact: m lies within [c / 2, 2 c].
-    const DoubleDouble<A> numerator = two_sum<A>(m - c, m_lo);
-    DoubleDouble<A> denominator = two_sum<A>(m, c);
-    denominator.lo = denominator.lo + m_lo;
     const DoubleDouble<A> s = divide<A>(numerator, denominator);
-
     // 2 atanh(s) = 2 s + 2 s z (1/3 + z/5 + z^2/7 + z^3/9), z = s^2.
     static constexpr double kAtanhTaylor[4] = {1.0 / 3, 1.0 / 5, 1.0 / 7, 1.0 / 9};
     const D z = s.hi * s.hi;
@@ -101,6 +84,47 @@ DoubleDouble<A> log_double_double(DoubleDouble<A> x) {
     const D lo = head.lo + with_s.lo +
                  (e_ln2.lo + e * D(kLn2Lo) + log_c.lo + D(2.0) * s.lo + tail);
     return fast_two_sum<A>(with_s.hi, lo);
+}
+
+// The nearest i / 64 to v in [0, 1]: i (0..64) and i / 64.
+template <class A>
+DoubleBits<A> nearest_sixty_fourth(Batch<double, A> v, Batch<double, A>& i_over_64) {
+    using D = Batch<double, A>;
+    const D shifted = v * D(64.0) + D(kRoundingShifter);
+    i_over_64 = (shifted - D(kRoundingShifter)) * D(1.0 / 64);
+    return xsimd::bitwise_cast<DoubleBits<A>>(shifted) & DoubleBits<A>(127);
+}
+
+// log(x) for a positive normal x: x = 2^e m, m in [1, 2).
+template <class A>
+DoubleDouble<A> log_of_double(Batch<double, A> x) {
+    using D = Batch<double, A>;
+    using I = DoubleBits<A>;
+    const I bits = xsimd::bitwise_cast<I>(x);
+    const I exponent_field = bits >> 52;  // x > 0: no sign bit
+    const D m = xsimd::bitwise_cast<D>((bits & I(0x000FFFFFFFFFFFFF)) | I(0x3FF0000000000000));
+    // e as a double through 2^52's mantissa (no int64 conversion before AVX-512).
+    const D e = xsimd::bitwise_cast<D>(exponent_field | I(0x4330000000000000)) -
+                D(0x1p52 + 1023.0);
+    D fraction;
+    const I i = nearest_sixty_fourth<A>(m - D(1.0), fraction);
+    const D c = D(1.0) + fraction;
+    // m - c is exact: m lies within [c / 2, 2 c].
+    return log_of_reduced<A>(e, i, {m - c, D(0.0)}, two_sum<A>(m, c));
+}
+
+// log(1 + t) for t = t.hi + t.lo in [0, 1], all of t.lo kept (1 + t as a
+// double-double would round it away once t < 2^-53).
+template <class A>
+DoubleDouble<A> log1p_double_double(DoubleDouble<A> t) {
+    using D = Batch<double, A>;
+    D fraction;  // c - 1
+    const DoubleBits<A> i = nearest_sixty_fourth<A>(t.hi, fraction);
+    // t.hi - (c - 1) is exact: t.hi lies within [(c - 1) / 2, 2 (c - 1)] or c is 1.
+    DoubleDouble<A> numerator = two_sum<A>(t.hi - fraction, t.lo);
+    DoubleDouble<A> denominator = two_sum<A>(D(2.0) + fraction, t.hi);
+    denominator.lo = denominator.lo + t.lo;
+    return log_of_reduced<A>(D(0.0), i, numerator, denominator);
 }
 
 }  // namespace

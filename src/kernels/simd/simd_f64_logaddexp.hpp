@@ -3,12 +3,13 @@
 // exactly (two-sum), so a rounded difference of large arguments cannot
 // show in a small result.
 //
-// The log part carries about 2^-62 relative error; where the result is
-// smaller than 1/32 of it (max < 0 cancelling it, the result near zero)
-// that error would exceed an ulp of the result, so those lanes are redone
-// by the portable kernel (long double), as are lanes with an infinity or a
-// NaN, and lanes whose difference is below -700 with a max near zero
-// (results below ~1e-300).
+// The log part, in (0, ln 2], carries about 2^-64 relative error, which a
+// max < 0 cancelling most of it magnifies: lanes whose result is below 1/32
+// of the log part are redone by the portable kernel (long double, no less
+// accurate there), so both kernels give the same result where neither is
+// within 2 ulp for certain. So are lanes with an infinity or a NaN, and
+// lanes whose difference is below -700 with a max near zero (results below
+// ~1e-300).
 //
 // Included only by an ISA's kernel translation unit, after simd_ops.hpp.
 #pragma once
@@ -36,10 +37,7 @@ Batch<double, A> logaddexp_of_doubles(Batch<double, A> x, Batch<double, A> y) {
     const DoubleDouble<A> d_kept{xsimd::select(far, D(-700.0), d.hi),
                                  xsimd::select(far, D(0.0), d.lo)};
 
-    const DoubleDouble<A> t = exp_double_double<A>(d_kept);  // (0, 1]
-    DoubleDouble<A> one_plus_t = fast_two_sum<A>(D(1.0), t.hi);
-    one_plus_t.lo = one_plus_t.lo + t.lo;
-    const DoubleDouble<A> log_part = log_double_double<A>(one_plus_t);  // (0, ln 2]
+    const DoubleDouble<A> log_part = log1p_double_double<A>(exp_double_double<A>(d_kept));
     const DoubleDouble<A> sum = two_sum<A>(larger, log_part.hi);
     D r = sum.hi + (sum.lo + log_part.lo);
     r = xsimd::select(far, larger, r);

@@ -30,7 +30,7 @@ Batch<double, A> pow_of_doubles(Batch<double, A> x, Batch<double, A> y) {
     constexpr double kMax = std::numeric_limits<double>::max();
     const auto regular = (x >= D(std::numeric_limits<double>::min())) & (x <= D(kMax)) &
                          (xsimd::abs(y) <= D(kMax));  // NaNs fail
-    const DoubleDouble<A> log_x = log_double_double<A>({xsimd::select(regular, x, D(1.0)), D(0.0)});
+    const DoubleDouble<A> log_x = log_of_double<A>(xsimd::select(regular, x, D(1.0)));
     const DoubleDouble<A> y_log_x = two_product<A>(y, log_x.hi);
     const DoubleDouble<A> z = fast_two_sum<A>(y_log_x.hi, y_log_x.lo + y * log_x.lo);
     const auto in_range = regular & (xsimd::abs(z.hi) <= D(708.0));
