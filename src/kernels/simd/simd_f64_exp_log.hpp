@@ -86,11 +86,14 @@ DoubleDouble<A> log_of_reduced(Batch<double, A> e, DoubleBits<A> i, DoubleDouble
     return fast_two_sum<A>(with_s.hi, lo);
 }
 
-// The nearest i / 64 to v in [0, 1]: i (0..64) and i / 64.
+// The nearest i / 64 to v in [0, 1]: i (0..64) and i / 64. Other v (the
+// NaN or infinite lanes a caller redoes in scalar code) count as 0, so that
+// i stays inside the tables.
 template <class A>
 DoubleBits<A> nearest_sixty_fourth(Batch<double, A> v, Batch<double, A>& i_over_64) {
     using D = Batch<double, A>;
-    const D shifted = v * D(64.0) + D(kRoundingShifter);
+    const D in_range = xsimd::select((v >= D(0.0)) & (v <= D(1.0)), v, D(0.0));
+    const D shifted = in_range * D(64.0) + D(kRoundingShifter);
     i_over_64 = (shifted - D(kRoundingShifter)) * D(1.0 / 64);
     return xsimd::bitwise_cast<DoubleBits<A>>(shifted) & DoubleBits<A>(127);
 }
