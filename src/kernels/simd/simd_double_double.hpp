@@ -88,6 +88,21 @@ DoubleDouble<A> divide(DoubleDouble<A> n, DoubleDouble<A> d) {
     return fast_two_sum<A>(q, residual * reciprocal);
 }
 
+// The nearest i / N to v in [0, 1] (N a power of two): i (0..N) and i / N,
+// the index and the point of a table reduction. Other v (the NaN or
+// infinite lanes a caller redoes in scalar code) count as 0, so that i
+// stays inside the table.
+template <unsigned N, class A>
+DoubleBits<A> nearest_fraction(Batch<double, A> v, Batch<double, A>& i_over_n) {
+    static_assert((N & (N - 1)) == 0, "N is a power of two");
+    using D = Batch<double, A>;
+    const D in_range = xsimd::select((v >= D(0.0)) & (v <= D(1.0)), v, D(0.0));
+    // The rounding shifter leaves i in the low mantissa bits.
+    const D shifted = in_range * D(N) + D(kRoundingShifter);
+    i_over_n = (shifted - D(kRoundingShifter)) * D(1.0 / N);
+    return xsimd::bitwise_cast<DoubleBits<A>>(shifted) & DoubleBits<A>(2 * N - 1);
+}
+
 // (hi[i], lo[i]) for each lane's index i (the caller keeps i inside the
 // table, NaN lanes included): a double-double table entry.
 // Scalar loads through memory: on the AMD Zen 4 this was measured on, AVX2

@@ -60,11 +60,8 @@ constexpr double kAtanTaylor[7] = {-1.0 / 3,  1.0 / 5,  -1.0 / 7, 1.0 / 9,
 template <class A>
 DoubleDouble<A> atan_of_unit(DoubleDouble<A> t) {
     using D = Batch<double, A>;
-    using I = DoubleBits<A>;
-    // j = round(8 t): the rounding shifter leaves j in the low mantissa bits.
-    const D shifted = t.hi * D(8.0) + D(kRoundingShifter);
-    const I j = xsimd::bitwise_cast<I>(shifted) & I(0xF);
-    const D c = (shifted - D(kRoundingShifter)) * D(0.125);
+    D c;
+    const DoubleBits<A> j = nearest_fraction<8, A>(t.hi, c);
     // t.hi - c is exact: t.hi lies within [c / 2, 2 c] or c is 0.
     const DoubleDouble<A> numerator = two_sum<A>(t.hi - c, t.lo);
     const DoubleDouble<A> tc = two_product<A>(t.hi, c);

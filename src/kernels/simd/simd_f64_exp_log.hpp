@@ -86,31 +86,14 @@ DoubleDouble<A> log_of_reduced(Batch<double, A> e, DoubleBits<A> i, DoubleDouble
     return fast_two_sum<A>(with_s.hi, lo);
 }
 
-// The nearest i / 64 to v in [0, 1]: i (0..64) and i / 64. Other v (the
-// NaN or infinite lanes a caller redoes in scalar code) count as 0, so that
-// i stays inside the tables.
-template <class A>
-DoubleBits<A> nearest_sixty_fourth(Batch<double, A> v, Batch<double, A>& i_over_64) {
-    using D = Batch<double, A>;
-    const D in_range = xsimd::select((v >= D(0.0)) & (v <= D(1.0)), v, D(0.0));
-    const D shifted = in_range * D(64.0) + D(kRoundingShifter);
-    i_over_64 = (shifted - D(kRoundingShifter)) * D(1.0 / 64);
-    return xsimd::bitwise_cast<DoubleBits<A>>(shifted) & DoubleBits<A>(127);
-}
-
 // log(x) for a positive normal x: x = 2^e m, m in [1, 2).
 template <class A>
 DoubleDouble<A> log_of_double(Batch<double, A> x) {
     using D = Batch<double, A>;
-    using I = DoubleBits<A>;
-    const I bits = xsimd::bitwise_cast<I>(x);
-    const I exponent_field = bits >> 52;  // x > 0: no sign bit
-    const D m = xsimd::bitwise_cast<D>((bits & I(0x000FFFFFFFFFFFFF)) | I(0x3FF0000000000000));
-    // e as a double through 2^52's mantissa (no int64 conversion before AVX-512).
-    const D e = xsimd::bitwise_cast<D>(exponent_field | I(0x4330000000000000)) -
-                D(0x1p52 + 1023.0);
+    D m;
+    const D e = exponent_and_mantissa<A>(x, m);
     D fraction;
-    const I i = nearest_sixty_fourth<A>(m - D(1.0), fraction);
+    const DoubleBits<A> i = nearest_fraction<64, A>(m - D(1.0), fraction);
     const D c = D(1.0) + fraction;
     // m - c is exact: m lies within [c / 2, 2 c].
     return log_of_reduced<A>(e, i, {m - c, D(0.0)}, two_sum<A>(m, c));
@@ -122,7 +105,7 @@ template <class A>
 DoubleDouble<A> log1p_double_double(DoubleDouble<A> t) {
     using D = Batch<double, A>;
     D fraction;  // c - 1
-    const DoubleBits<A> i = nearest_sixty_fourth<A>(t.hi, fraction);
+    const DoubleBits<A> i = nearest_fraction<64, A>(t.hi, fraction);
     // t.hi - (c - 1) is exact: t.hi lies within [(c - 1) / 2, 2 (c - 1)] or c is 1.
     DoubleDouble<A> numerator = two_sum<A>(t.hi - fraction, t.lo);
     DoubleDouble<A> denominator = two_sum<A>(D(2.0) + fraction, t.hi);

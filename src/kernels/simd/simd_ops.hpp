@@ -47,6 +47,18 @@ constexpr double kRoundingShifter = 0x1.8p52;
 template <class A>
 using DoubleBits = xsimd::batch<std::uint64_t, A>;
 
+// A positive normal x as 2^e m with m in [1, 2): returns e (exactly, through
+// 2^52's mantissa: no int64 conversion before AVX-512) and sets m.
+template <class A>
+xsimd::batch<double, A> exponent_and_mantissa(xsimd::batch<double, A> x,
+                                              xsimd::batch<double, A>& m) {
+    using D = xsimd::batch<double, A>;
+    using U = DoubleBits<A>;
+    const U bits = xsimd::bitwise_cast<U>(x);
+    m = xsimd::bitwise_cast<D>((bits & U(0x000FFFFFFFFFFFFF)) | U(0x3FF0000000000000));
+    return xsimd::bitwise_cast<D>((bits >> 52) | U(0x4330000000000000)) - D(0x1p52 + 1023.0);
+}
+
 // ---------------------------------------------------------------- arithmetic
 // Integer +, -, * wrap, as the scalar wrap_* helpers define: signed lanes are
 // computed as unsigned ones, because where an ISA has no instruction (SSE2's

@@ -51,12 +51,8 @@ Batch<double, A> estrin_pair(double c0, double c1, double c2, double c3, Batch<d
 template <class A>
 Batch<double, A> log2_of_positive(Batch<double, A> x) {
     using D = Batch<double, A>;
-    using U = DoubleBits<A>;
-    const U bits = xsimd::bitwise_cast<U>(x);
-    // The biased exponent field, moved into 2^52's mantissa: exact.
-    const D biased =
-        xsimd::bitwise_cast<D>((bits >> 52) | U(0x4330000000000000)) - D(0x1p52 + 1023.0);
-    D m = xsimd::bitwise_cast<D>((bits & U(0x000FFFFFFFFFFFFF)) | U(0x3FF0000000000000));
+    D m;
+    const D biased = exponent_and_mantissa<A>(x, m);
     const auto upper = m > D(1.41421356237309504880);
     m = xsimd::select(upper, m * D(0.5), m);
     const D e = xsimd::select(upper, biased + D(1.0), biased);
