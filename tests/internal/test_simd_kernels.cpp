@@ -238,7 +238,9 @@ void check_periodic_slots(const Pair& pr, std::mt19937_64& rng) {
 // rows x n with padded row strides, or contiguous rows (every row stride
 // n: the streaming path that crosses row boundaries, at two output
 // alignments); the scalar operand of vs/sv per row (a column) or shared (row
-// stride 0). In place: out over x (or y for sv).
+// stride 0); vv with both operands full, or one repeating a single row (row
+// stride 0: (4096,4096)+(4096), whose streamed rows prefetch the other
+// operand past their end). In place: out over x (or y for sv).
 void check_rows_slots(const Pair& pr, std::mt19937_64& rng) {
     struct Slot {
         bcast::kernels::Binary2dFn fast;
@@ -254,20 +256,29 @@ void check_rows_slots(const Pair& pr, std::mt19937_64& rng) {
         if (!s.fast) continue;
         for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{3}, std::size_t{7},
                               std::size_t{49}, 64 / es + 3, std::size_t{257}}) {
-            for (std::ptrdiff_t scalar_row : {0, 1}) {
+            // vs/sv: the scalar's row stride 0 or 1; vv: none, x or y repeated.
+            for (int sharing = 0; sharing < 3; ++sharing) {
+                if (s.kind != Kind::VV && sharing == 2) continue;
+                const std::ptrdiff_t scalar_row = sharing;
+                const bool x_repeated = s.kind == Kind::VV && sharing == 1;
+                const bool y_repeated = s.kind == Kind::VV && sharing == 2;
                 for (int layout = 0; layout < 3; ++layout) {  // padded, contiguous at 2 offsets
                 for (bool in_place : {false, true}) {
-                    if (in_place && es != os) continue;
+                    if (in_place && (es != os || x_repeated)) continue;
                     const bool contiguous = layout > 0;
                     const std::size_t offset = layout == 1 ? 0 : es;
                     const std::size_t rows = 5;
                     const auto full_row = static_cast<std::ptrdiff_t>(contiguous ? n : n + 3);
-                    const std::ptrdiff_t x_row = s.kind == Kind::SV ? scalar_row : full_row;
-                    const std::ptrdiff_t y_row = s.kind == Kind::VS ? scalar_row : full_row;
+                    const std::ptrdiff_t x_row = s.kind == Kind::SV ? scalar_row
+                                                 : x_repeated      ? 0
+                                                                   : full_row;
+                    const std::ptrdiff_t y_row = s.kind == Kind::VS ? scalar_row
+                                                 : y_repeated      ? 0
+                                                                   : full_row;
                     // Same layout as the operand it overwrites in place.
                     const std::ptrdiff_t out_row =
                         in_place || contiguous ? full_row : full_row + 2;
-                    INFO(s.name << " n=" << n << " scalar_row=" << scalar_row << " layout="
+                    INFO(s.name << " n=" << n << " sharing=" << sharing << " layout="
                                 << layout << " in_place=" << in_place);
                     const auto span = [&](std::ptrdiff_t row, bool scalar) {
                         return (rows - 1) * static_cast<std::size_t>(row) + (scalar ? 1 : n);
