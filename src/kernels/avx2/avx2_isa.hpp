@@ -22,12 +22,6 @@ struct Avx2Isa {
     template <class T>
     using B = xsimd::batch<T, arch>;
     static constexpr bool kHasF16 = true;
-    // Streamed vv loops prefetch both inputs this far ahead. With
-    // 32-byte streaming stores and the hardware prefetcher alone, (16M)+(16M)
-    // f32 ran at 1.12x-1.14x of the AVX-512 time; 4 KiB ahead gave 1.11x-1.13x
-    // and 16 KiB 1.10x (same-machine A/B runs). AVX-512 measured no gain in
-    // a bare loop: it has none.
-    static constexpr std::size_t kStreamPrefetchBytes = 16384;
 
     template <bool NT, class T>
     static void put(T* p, B<T> v) {

@@ -19,7 +19,6 @@ struct Avx512Isa {
     using arch = xsimd::avx512bw;
     template <class T>
     using B = xsimd::batch<T, arch>;
-    static constexpr std::size_t kStreamPrefetchBytes = 0;  // see avx2_isa.hpp
     static constexpr bool kHasF16 = true;
 
     template <bool NT, class T>

@@ -40,7 +40,6 @@ struct NeonIsa {
     using arch = xsimd::neon64;
     template <class T>
     using B = xsimd::batch<T, arch>;
-    static constexpr std::size_t kStreamPrefetchBytes = 0;  // see avx2_isa.hpp
     static constexpr bool kHasF16 = true;
 
     // No streaming store: AArch64 cores switch to write streaming by

@@ -40,7 +40,6 @@ struct Bound {
     using Out = typename OutCodec::Storage;
     static constexpr bool kCanStream = !kBoolResult;
     static constexpr std::size_t kVectorBytes = sizeof(Batch<std::uint8_t, typename Isa::arch>);
-    static constexpr std::size_t kStreamPrefetchBytes = Isa::kStreamPrefetchBytes;
 
     static R apply(V x, V y) { return Codec::template apply<Op>(x, y); }
     template <bool NT>
@@ -91,40 +90,28 @@ typename Codec::Value splat(const typename Codec::Storage* p) {
 // in increasing i, one step apart, after seek(begin)), at_any(i) anywhere,
 // part(count) for a lone partial step at 0.
 
-// Software prefetch of the 64-byte lines `bytes` past in + i, for one body
-// iteration of `span` elements; Locality as __builtin_prefetch's (3: keep in
-// every cache level, 0: non-temporal). Address arithmetic in integers: the
-// last lines may lie past the array, which a prefetch may touch (it never
-// faults) but pointer arithmetic may not.
-template <std::size_t span, int Locality = 3, class In>
-inline void prefetch_ahead(const In* in, std::size_t i, std::size_t bytes) {
+// Non-temporal software prefetch of the 64-byte lines `bytes` past in + i,
+// for one body iteration of `span` elements. Address arithmetic in
+// integers: the last lines may lie past the array, which a prefetch may
+// touch (it never faults) but pointer arithmetic may not.
+template <std::size_t span, class In>
+inline void prefetch_ahead_nt(const In* in, std::size_t i, std::size_t bytes) {
     const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(in) + i * sizeof(In) + bytes;
     for (std::size_t line = 0; line < span * sizeof(In); line += 64) {
-        __builtin_prefetch(reinterpret_cast<const void*>(at + line), 0, Locality);
+        __builtin_prefetch(reinterpret_cast<const void*>(at + line), 0, 0);
     }
 }
 
-// A source with a prefetch<span>(i, end) member is asked, in streamed body
-// iterations only, to prefetch for the iteration at i of a run ending at end.
+// A source with a prefetch<span>(i) member is asked, in streamed body
+// iterations only, to prefetch for the iteration at i. Only
+// RepeatedRowSource has one: a software prefetch of contiguous streams
+// (AVX2, 16 KiB ahead) gained 2% on (16M)+(16M) f32 on an Intel machine,
+// but on AMD Zen 4 it was no faster there and made f16 1.25x-1.3x slower.
 template <class E>
 struct VvSource {
     using C = typename E::InCodec;
     const typename E::In* x;
     const typename E::In* y;
-    // Both inputs, where the ISA asks (kStreamPrefetchBytes), and only inside
-    // this run: past a 2-D row's end it would fetch lines nobody reads (a
-    // broadcast row's neighbours), measured 1.15x against 1.06x on
-    // (4096,4096)+(4096).
-    template <std::size_t span>
-    void prefetch(std::size_t i, std::size_t end) const {
-        if constexpr (E::kStreamPrefetchBytes != 0) {
-            constexpr std::size_t ahead = E::kStreamPrefetchBytes / sizeof(typename E::In);
-            if (i + ahead < end) {
-                prefetch_ahead<span>(x, i, E::kStreamPrefetchBytes);
-                prefetch_ahead<span>(y, i, E::kStreamPrefetchBytes);
-            }
-        }
-    }
     void seek(std::size_t) {}
     typename E::R at(std::size_t i) { return E::apply(C::load(x + i), C::load(y + i)); }
     typename E::R at_any(std::size_t i) { return at(i); }
@@ -251,15 +238,12 @@ struct FillSource {
 
 // ------------------------------------------------------------------ drivers
 
-// Whether a source prefetches (VvSource, RepeatedRowSource). With one input
-// stream (vs, sv) the prefetch measured slower (16M)+() and
-// (4096,4096)+(4096,1) on AVX2.
+// Whether a source prefetches (see VvSource).
 template <class Source, std::size_t span, class = void>
 inline constexpr bool kPrefetches = false;
 template <class Source, std::size_t span>
-inline constexpr bool kPrefetches<Source, span,
-                                  std::void_t<decltype(std::declval<const Source&>()
-                                                           .template prefetch<span>(0, 0))>> =
+inline constexpr bool kPrefetches<
+    Source, span, std::void_t<decltype(std::declval<const Source&>().template prefetch<span>(0))>> =
     true;
 
 // Full steps over [begin, end), 4 per iteration; streamed runs ask the
@@ -274,7 +258,7 @@ inline void body(std::size_t begin, std::size_t end, typename E::Out* out, const
     src.seek(begin);
     std::size_t i = begin;
     for (; i + 4 * S <= end; i += 4 * S) {
-        if constexpr (NT && kPrefetches<Source, 4 * S>) src.template prefetch<4 * S>(i, end);
+        if constexpr (NT && kPrefetches<Source, 4 * S>) src.template prefetch<4 * S>(i);
         const auto r0 = src.at(i);
         const auto r1 = src.at(i + S);
         const auto r2 = src.at(i + 2 * S);
@@ -542,8 +526,8 @@ struct RepeatedRowSource : VvSource<E> {
     const typename E::In* streamed;  // x or y of this row
 
     template <std::size_t span>
-    void prefetch(std::size_t i, std::size_t) const {
-        prefetch_ahead<span, 0>(streamed, i, kAheadBytes);
+    void prefetch(std::size_t i) const {
+        prefetch_ahead_nt<span>(streamed, i, kAheadBytes);
     }
 };
 

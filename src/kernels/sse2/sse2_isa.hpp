@@ -20,7 +20,6 @@ struct Sse2Isa {
     using arch = xsimd::sse2;
     template <class T>
     using B = xsimd::batch<T, arch>;
-    static constexpr std::size_t kStreamPrefetchBytes = 0;  // see avx2_isa.hpp
     static constexpr bool kHasF16 = false;
 
     template <bool NT, class T>
