@@ -22,6 +22,7 @@ struct Avx2Isa {
     template <class T>
     using B = xsimd::batch<T, arch>;
     static constexpr bool kHasF16 = true;
+    static constexpr bool kPairsF16Steps = true;  // simd_codec.hpp's F16PairCodec
 
     template <bool NT, class T>
     static void put(T* p, B<T> v) {
@@ -41,6 +42,21 @@ struct Avx2Isa {
         const __m128i h = _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT);
         if constexpr (NT) _mm_stream_si128(reinterpret_cast<__m128i*>(p), h);
         else _mm_storeu_si128(reinterpret_cast<__m128i*>(p), h);
+    }
+
+    // Two steps (lo first): streamed as one 32-byte store, cached as two
+    // (no lane insert: (64K)+(64K) f16 measured 1.54x-1.55x the reference
+    // with it, 1.49x-1.50x without).
+    template <bool NT>
+    static void store_f16_pair(std::uint16_t* p, B<float> lo, B<float> hi) {
+        const __m128i l = _mm256_cvtps_ph(lo, _MM_FROUND_TO_NEAREST_INT);
+        const __m128i h = _mm256_cvtps_ph(hi, _MM_FROUND_TO_NEAREST_INT);
+        if constexpr (NT) {
+            _mm256_stream_si256(reinterpret_cast<__m256i*>(p), _mm256_set_m128i(h, l));
+        } else {
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(p), l);
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(p + 8), h);
+        }
     }
 
     // Lanes are all-ones or zero: saturating packs keep that down to bytes.

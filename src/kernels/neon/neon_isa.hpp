@@ -41,6 +41,7 @@ struct NeonIsa {
     template <class T>
     using B = xsimd::batch<T, arch>;
     static constexpr bool kHasF16 = true;
+    static constexpr bool kPairsF16Steps = false;
 
     // No streaming store: AArch64 cores switch to write streaming by
     // themselves on runs of full-line writes, and STNP is only a hint.

@@ -72,8 +72,12 @@ const OpKernels* binary_kernels(bcast_dtype dt) {
         case BCAST_DTYPE_F32: return binary_entry<Isa, Op, PlainCodec<Isa, float>>();
         case BCAST_DTYPE_F64: return binary_entry<Isa, Op, PlainCodec<Isa, double>>();
         case BCAST_DTYPE_F16:
-            if constexpr (Isa::kHasF16) return binary_entry<Isa, Op, F16Codec<Isa>>();
-            else return nullptr;
+            if constexpr (!Isa::kHasF16) return nullptr;
+            else if constexpr (Isa::kPairsF16Steps && !kIsComparison<Op>) {
+                return binary_entry<Isa, Op, F16PairCodec<Isa>>();
+            } else {
+                return binary_entry<Isa, Op, F16Codec<Isa>>();
+            }
         case BCAST_DTYPE_BF16: return binary_entry<Isa, Op, Bf16Codec<Isa>>();
         case BCAST_DTYPE_I8: return binary_entry<Isa, Op, PlainCodec<Isa, std::int8_t>>();
         case BCAST_DTYPE_U8: return binary_entry<Isa, Op, PlainCodec<Isa, std::uint8_t>>();

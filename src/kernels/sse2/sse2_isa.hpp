@@ -21,6 +21,7 @@ struct Sse2Isa {
     template <class T>
     using B = xsimd::batch<T, arch>;
     static constexpr bool kHasF16 = false;
+    static constexpr bool kPairsF16Steps = false;
 
     template <bool NT, class T>
     static void put(T* p, B<T> v) {
