@@ -1,7 +1,7 @@
 // Codecs: how a dtype's storage becomes the batches an op computes on, and
 // back. Each codec has
 //   Storage, Compute   the element types (as dtype_traits.hpp),
-//   Value              what one step loads (a batch, or two for bf16),
+//   Value              what one step loads (a batch, or two: bf16, paired f16),
 //   kStep              elements per step,
 //   load / store<NT>   one full step (NT: a non-temporal store, which needs
 //                      the address aligned to kStep * sizeof(Storage)),
