@@ -64,9 +64,13 @@ bool available(Isa isa) {
     const cpu::CpuFeatures& cpu = cpu::cpu_features();
     switch (isa) {
         case Isa::Scalar: return true;
-#if defined(BCAST_HAVE_X86_KERNELS)
+#if defined(BCAST_HAVE_SSE2_KERNELS)
         case Isa::Sse2: return cpu.sse2;
+#endif
+#if defined(BCAST_HAVE_AVX2_KERNELS)
         case Isa::Avx2: return cpu.avx2;
+#endif
+#if defined(BCAST_HAVE_AVX512_KERNELS)
         case Isa::Avx512: return cpu.avx512;
 #endif
 #if defined(BCAST_HAVE_NEON_KERNELS)
@@ -95,9 +99,13 @@ Isa active_isa() {
 // The ISA's own table for (op, dtype); nullptr for scalar or where it has none.
 const OpKernels* isa_kernels(Isa isa, bcast_opcode kernel_op, bcast_dtype dtype) {
     switch (isa) {
-#if defined(BCAST_HAVE_X86_KERNELS)
+#if defined(BCAST_HAVE_SSE2_KERNELS)
         case Isa::Sse2: return sse2::kernels(kernel_op, dtype);
+#endif
+#if defined(BCAST_HAVE_AVX2_KERNELS)
         case Isa::Avx2: return avx2::kernels(kernel_op, dtype);
+#endif
+#if defined(BCAST_HAVE_AVX512_KERNELS)
         case Isa::Avx512: {
 #if defined(BCAST_HAVE_AVX512FP16_KERNELS)
             if (cpu::cpu_features().avx512fp16) {

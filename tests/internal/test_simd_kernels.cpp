@@ -380,7 +380,7 @@ TEST_CASE("SIMD kernels match with non-temporal stores", "[simd]") {
     }
 }
 
-#if defined(BCAST_TEST_X86_KERNELS)
+#if defined(BCAST_TEST_AVX512_KERNELS)
 const OpKernels* native_half_kernels(bcast_opcode op, bcast_dtype dt) {
 #if defined(BCAST_TEST_AVX512FP16_KERNELS)
     return bcast::kernels::avx512fp16::kernels(op, dt);
