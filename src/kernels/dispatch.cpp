@@ -61,7 +61,7 @@ bool is_x86(Isa isa) { return isa == Isa::Sse2 || isa == Isa::Avx2 || isa == Isa
 
 // Whether this build has the ISA's kernels and this CPU (and OS) can run them.
 bool available(Isa isa) {
-    const cpu::CpuFeatures& cpu = cpu::cpu_features();
+    [[maybe_unused]] const cpu::CpuFeatures& cpu = cpu::cpu_features();
     switch (isa) {
         case Isa::Scalar: return true;
 #if defined(BCAST_HAVE_SSE2_KERNELS)
@@ -97,7 +97,8 @@ Isa active_isa() {
 }
 
 // The ISA's own table for (op, dtype); nullptr for scalar or where it has none.
-const OpKernels* isa_kernels(Isa isa, bcast_opcode kernel_op, bcast_dtype dtype) {
+const OpKernels* isa_kernels(Isa isa, [[maybe_unused]] bcast_opcode kernel_op,
+                             [[maybe_unused]] bcast_dtype dtype) {
     switch (isa) {
 #if defined(BCAST_HAVE_SSE2_KERNELS)
         case Isa::Sse2: return sse2::kernels(kernel_op, dtype);
