@@ -105,12 +105,15 @@ enum {
      * numpy-broadcast into the primary input's shape; output = primary shape. */
     BCAST_RULE_UNIDIRECTIONAL = 2,
     /* OpenVINO pdpd (Paddle): B goes into A starting at `axis` (-1 = rank(A) -
-     * rank(B) with B's full rank; other negatives refused). B's trailing 1s are
-     * dropped first; a 1 anywhere in B broadcasts; output = A. */
+     * rank(B) with B's full rank; other negatives refused). rank(B) <= rank(A)
+     * always (the spec's rule 1: (3) + (1,1) is refused); B's trailing 1s are
+     * then ignored when B is matched against A, so (2,3) + (3,1) fits at
+     * axis 1. A 1 anywhere in B broadcasts; output = A. */
     BCAST_RULE_PDPD = 3,
-    /* ONNX opset < 7 broadcast=1 (Caffe2 behaviour): a one-element B always
-     * fits; otherwise 0 <= axis <= rank(A) - rank(B), B's leading and trailing
-     * 1s dropped, the rest must equal A exactly. axis -1 = suffix alignment. */
+    /* ONNX opset < 7 broadcast=1 (Caffe2 behaviour): rank(B) <= rank(A)
+     * always (() + (1) is refused); a one-element B then fits at any axis;
+     * otherwise 0 <= axis <= rank(A) - rank(B), B's leading and trailing 1s
+     * dropped, the rest must equal A exactly. axis -1 = suffix alignment. */
     BCAST_RULE_ONNX_LEGACY = 4,
     /* ncnn BinaryOp alignment (lower-rank operand on the outer axes; a 1-D
      * operand equal to the other's outermost extent goes there, else on the
@@ -144,9 +147,11 @@ enum {
  *  dims[i]      ranks[i] extents >= 0; may be NULL when ranks[i] == 0.
  *  axis         used by PDPD and ONNX_LEGACY (-1 = default); ignored otherwise.
  *  out_dims     room for out_capacity extents; BCAST_MAX_RANK always suffices.
- * Returns INVALID_ARGUMENT (NULL, bad enum, bad rank, negative extent, bad axis,
- * out_capacity too small), INCOMPATIBLE_SHAPES, or OK. *out_rank and out_dims are
- * written only on success. */
+ * Returns INVALID_ARGUMENT (NULL, bad enum, bad rank, negative extent, an axis
+ * below -1, out_capacity too small), INCOMPATIBLE_SHAPES (the rule refuses
+ * these shapes, including an axis >= 0 at which B does not fit, however far
+ * past A's rank: whether an axis fits depends on the shapes), or OK.
+ * *out_rank and out_dims are written only on success. */
 BCAST_API bcast_status bcast_infer_shape(bcast_rule rule, int64_t axis, size_t num_inputs,
                                          const size_t* ranks, const int64_t* const* dims,
                                          size_t out_capacity, size_t* out_rank,
@@ -312,8 +317,18 @@ BCAST_API bcast_status bcast_op_get_param(const bcast_op* op, bcast_param param,
  *                 (that input contiguous) or ranks[i] element strides; 0 and
  *                 negative strides are allowed.
  *  out_strides    NULL (contiguous output) or one element stride per output axis
- *                 (e.g. ncnn's channel-padded cstep layout). Strides that make
- *                 two output elements share memory are refused.
+ *                 (e.g. ncnn's channel-padded cstep layout). Accepted when,
+ *                 over the axes of extent > 1 sorted by |stride|, each |stride|
+ *                 exceeds the largest offset the smaller ones reach
+ *                 (sum of |stride| * (extent - 1)): true of every row-major,
+ *                 column-major, permuted, padded or reversed layout, and it
+ *                 proves that no two output elements share memory. Any other
+ *                 layout is refused with INVALID_ARGUMENT, including
+ *                 interleavings that happen not to collide ((3,2) with
+ *                 strides (2,3)).
+ * Offsets that overflow int64 bytes give SIZE_OVERFLOW. An output with no
+ * elements (an extent of 0) is planned whatever its other extents and the
+ * strides: nothing will be touched.
  * SELECT under PDPD / UNIDIRECTIONAL / ONNX_LEGACY uses x (input 1) as the
  * primary operand. The plan resolves the rule, coalesces the loops and picks the
  * kernels for the current ISA. On failure the op has no plan (execute gives
@@ -347,9 +362,13 @@ BCAST_API bcast_status bcast_op_output_shape(const bcast_op* op, size_t capacity
  * Allocates nothing and does no shape work. The output may be exactly an input
  * (same pointer, same dtype size, same layout over the output: in place); any
  * other overlap between the output and an input is refused with
- * INVALID_ARGUMENT and nothing is written. NULL pointers are accepted only when
- * the output has no elements. INVALID_STATE without a plan. Thread-safe on a
- * planned op (different outputs per thread). */
+ * INVALID_ARGUMENT and nothing is written. Every pointer must be aligned to
+ * its element size (malloc and numpy buffers always are; a float at an odd
+ * address is refused with INVALID_ARGUMENT), and the bytes its strides reach
+ * must lie inside the address space. NULL pointers are accepted only when
+ * the output has no elements (then alignment is not checked either).
+ * INVALID_STATE without a plan. Thread-safe on a planned op (different
+ * outputs per thread). */
 BCAST_API bcast_status bcast_op_execute(const bcast_op* op, const void* const* inputs,
                                         void* output) BCAST_NOEXCEPT;
 

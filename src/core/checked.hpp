@@ -20,4 +20,9 @@ inline int64_t checked_add(int64_t a, int64_t b, const char* what) {
     return r;
 }
 
+// |v| without the overflow of llabs(INT64_MIN): strides may be any int64.
+inline uint64_t magnitude(int64_t v) {
+    return v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+}
+
 }  // namespace bcast

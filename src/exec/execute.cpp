@@ -3,6 +3,7 @@
 #include "core/error.hpp"
 
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 namespace bcast::exec {
@@ -19,6 +20,28 @@ bool ranges_overlap(std::uintptr_t a, int64_t a_lo, int64_t a_hi, std::uintptr_t
     const wide_int a0 = static_cast<wide_int>(a) + a_lo, a1 = static_cast<wide_int>(a) + a_hi;
     const wide_int b0 = static_cast<wide_int>(b) + b_lo, b1 = static_cast<wide_int>(b) + b_hi;
     return a0 < b1 && b0 < a1;
+}
+
+// Kernels load and store whole elements (in C++ a misaligned element access
+// is undefined behaviour, and SIMD heads peel to vector alignment in whole
+// elements), so every pointer must be a multiple of its element size.
+void check_aligned(std::uintptr_t addr, std::size_t elem_size, const std::string& what) {
+    if (addr % elem_size == 0) return;
+    char hex[2 + 2 * sizeof addr + 1];
+    std::snprintf(hex, sizeof hex, "%#jx", static_cast<std::uintmax_t>(addr));
+    fail(BCAST_ERROR_INVALID_ARGUMENT, what + " at " + hex + " is not aligned to its " +
+                                           std::to_string(elem_size) + "-byte element size");
+}
+
+// The strides may reach bytes that no address has (below 0 or past the top):
+// walking there would wrap pointer arithmetic, which is undefined.
+void check_in_address_space(std::uintptr_t addr, int64_t lo, int64_t hi, const std::string& what) {
+    const wide_int first = static_cast<wide_int>(addr) + lo;
+    const wide_int last = static_cast<wide_int>(addr) + hi - 1;
+    if (first >= 0 && last <= static_cast<wide_int>(UINTPTR_MAX)) return;
+    fail(BCAST_ERROR_INVALID_ARGUMENT,
+         what + ": its strides reach bytes " + std::to_string(lo) + " to " + std::to_string(hi - 1) +
+             " from the pointer, outside the address space");
 }
 
 // One 2-D call over the last two loops (plan.rows > 0).
@@ -74,12 +97,16 @@ void check_buffers(const plan::Plan& p, const void* const* inputs, const void* o
     if (!inputs) fail(BCAST_ERROR_INVALID_ARGUMENT, "inputs array is NULL");
     const std::size_t out = p.num_inputs;
     const auto out_addr = reinterpret_cast<std::uintptr_t>(output);
+    check_aligned(out_addr, p.elem_size[out], "output");
+    check_in_address_space(out_addr, p.lo_byte[out], p.hi_byte[out], "output");
     for (std::size_t k = 0; k < p.num_inputs; ++k) {
         const std::size_t user = p.input_order[k];
         if (!inputs[user]) {
             fail(BCAST_ERROR_INVALID_ARGUMENT, "input " + std::to_string(user) + " is NULL");
         }
         const auto in_addr = reinterpret_cast<std::uintptr_t>(inputs[user]);
+        check_aligned(in_addr, p.elem_size[k], "input " + std::to_string(user));
+        check_in_address_space(in_addr, p.lo_byte[k], p.hi_byte[k], "input " + std::to_string(user));
         if (!ranges_overlap(in_addr, p.lo_byte[k], p.hi_byte[k], out_addr, p.lo_byte[out],
                             p.hi_byte[out])) {
             continue;

@@ -1,14 +1,19 @@
 #include "plan/loop_nest.hpp"
 
+#include "core/checked.hpp"
+
 #include <algorithm>
-#include <cstdlib>
 
 namespace bcast::plan {
 namespace {
 
+// Outer continues inner for every operand. A product past int64 cannot equal
+// any stride, so it only means "not mergeable".
 bool mergeable(const Loop& outer, const Loop& inner, std::size_t num_operands) {
     for (std::size_t o = 0; o < num_operands; ++o) {
-        if (outer.stride[o] != inner.stride[o] * inner.extent) return false;
+        int64_t span;
+        if (__builtin_mul_overflow(inner.stride[o], inner.extent, &span)) return false;
+        if (outer.stride[o] != span) return false;
     }
     return true;
 }
@@ -35,7 +40,7 @@ LoopNest coalesce(const Shape& out, const AlignedStrides& strides) {
     // hands a permuted output layout; for row-major outputs this is a no-op.
     std::stable_sort(axes.begin(), axes.begin() + static_cast<std::ptrdiff_t>(count),
                      [out_op](const Loop& a, const Loop& b) {
-                         return std::llabs(a.stride[out_op]) > std::llabs(b.stride[out_op]);
+                         return magnitude(a.stride[out_op]) > magnitude(b.stride[out_op]);
                      });
 
     for (std::size_t k = 0; k < count; ++k) {

@@ -50,26 +50,29 @@ void align_output(const Shape& out, const int64_t* user_strides, std::size_t ope
     }
 }
 
-// Distinct output elements must not share memory: with axes sorted by |stride|,
-// each stride must step past everything the smaller ones reach. (Sufficient,
-// not necessary; exotic interleavings are refused too.)
+// Distinct output elements must not share memory. The test is sufficient,
+// not exact (the header documents it): with the axes sorted by |stride|,
+// each |stride| must step past everything the smaller axes reach. Row-major,
+// column-major, permuted and padded layouts all pass; interleavings that
+// happen not to collide, such as (3,2) with strides (2,3), are refused.
+// Runs after byte_range, so every |stride| * (extent - 1) and their sum fit.
 void check_output_does_not_self_overlap(const Shape& out, const AlignedStrides& aligned,
                                         std::size_t operand) {
-    std::vector<std::pair<int64_t, int64_t>> axes;  // |stride|, extent
+    std::vector<std::pair<uint64_t, int64_t>> axes;  // |stride|, extent
     for (std::size_t k = 0; k < out.rank; ++k) {
-        if (out[k] > 1) axes.emplace_back(std::llabs(aligned.axis[k][operand]), out[k]);
+        if (out[k] > 1) axes.emplace_back(magnitude(aligned.axis[k][operand]), out[k]);
     }
     std::sort(axes.begin(), axes.end());
-    int64_t reach = 0;  // largest offset the smaller axes span
+    uint64_t reach = 0;  // largest offset the smaller axes span
     for (const auto& [stride, extent] : axes) {
         if (stride <= reach) {
             fail(BCAST_ERROR_INVALID_ARGUMENT,
-                 "output strides make distinct elements overlap (stride " +
-                     std::to_string(stride) + " on an axis of extent " + std::to_string(extent) +
-                     ")");
+                 "output strides may make distinct elements share memory: |stride| " +
+                     std::to_string(stride) + " (axis of extent " + std::to_string(extent) +
+                     ") does not exceed " + std::to_string(reach) +
+                     ", the largest offset of the axes with smaller strides");
         }
-        reach = checked_add(reach, checked_mul(stride, extent - 1, "output offset"),
-                            "output offset");
+        reach += stride * static_cast<uint64_t>(extent - 1);
     }
 }
 
@@ -168,6 +171,36 @@ void choose_inner_kernel(Plan& p) {
     }
 }
 
+// Strides along the output axes, the byte range each operand touches, and
+// the coalesced loop nest, for an output with at least one element.
+void lay_out(Plan& p, const PlanRequest& rq, const rules::Resolution& res) {
+    const std::size_t out_op = rq.num_inputs;
+    AlignedStrides aligned;
+    aligned.num_operands = rq.num_inputs + 1;
+    for (std::size_t k = 0; k < rq.num_inputs; ++k) {
+        const std::size_t user = p.input_order[k];
+        align_input(rq.inputs[user], rq.strides ? rq.strides[user] : nullptr,
+                    res.inputs[user], p.out, k, aligned);
+    }
+    align_output(p.out, rq.out_strides, out_op, aligned);
+    for (std::size_t o = 0; o <= out_op; ++o) {
+        byte_range(p.out, aligned, o, p.elem_size[o], p.lo_byte[o], p.hi_byte[o]);
+    }
+    check_output_does_not_self_overlap(p.out, aligned, out_op);
+    for (std::size_t k = 0; k < rq.num_inputs; ++k) {
+        p.same_layout_as_output[p.input_order[k]] =
+            p.elem_size[k] == p.elem_size[out_op] && same_layout(p.out, aligned, k, out_op);
+    }
+
+    p.nest = coalesce(p.out, aligned);
+    for (std::size_t l = 0; l < p.nest.num_loops; ++l) {
+        for (std::size_t o = 0; o <= out_op; ++o) {
+            p.byte_stride[l][o] = checked_mul(p.nest.loops[l].stride[o],
+                                              static_cast<int64_t>(p.elem_size[o]), "byte stride");
+        }
+    }
+}
+
 }  // namespace
 
 const char* inner_kind_name(InnerKind kind, std::size_t num_inputs) {
@@ -201,33 +234,18 @@ Plan build_plan(const PlanRequest& rq, const rules::Resolution& res) {
     for (std::size_t k = 0; k < rq.num_inputs; ++k) p.input_order[k] = k;
     if (info->swapped) std::swap(p.input_order[0], p.input_order[1]);
 
-    AlignedStrides aligned;
-    aligned.num_operands = rq.num_inputs + 1;
     for (std::size_t k = 0; k < rq.num_inputs; ++k) {
-        const std::size_t user = p.input_order[k];
-        align_input(rq.inputs[user], rq.strides ? rq.strides[user] : nullptr,
-                    res.inputs[user], p.out, k, aligned);
-        const bool is_condition = rq.opcode == BCAST_OP_SELECT && user == 0;
+        const bool is_condition = rq.opcode == BCAST_OP_SELECT && p.input_order[k] == 0;
         p.elem_size[k] = is_condition ? 1 : dtype_size(rq.dtype);
     }
-    align_output(p.out, rq.out_strides, out_op, aligned);
     p.elem_size[out_op] = out_esz;
-    if (count > 0) check_output_does_not_self_overlap(p.out, aligned, out_op);
-
-    for (std::size_t o = 0; o <= out_op; ++o) {
-        byte_range(p.out, aligned, o, p.elem_size[o], p.lo_byte[o], p.hi_byte[o]);
-    }
-    for (std::size_t k = 0; k < rq.num_inputs; ++k) {
-        p.same_layout_as_output[p.input_order[k]] =
-            p.elem_size[k] == out_esz && same_layout(p.out, aligned, k, out_op);
-    }
-
-    p.nest = coalesce(p.out, aligned);
-    for (std::size_t l = 0; l < p.nest.num_loops; ++l) {
-        for (std::size_t o = 0; o <= out_op; ++o) {
-            p.byte_stride[l][o] = checked_mul(p.nest.loops[l].stride[o],
-                                              static_cast<int64_t>(p.elem_size[o]), "byte stride");
-        }
+    if (count > 0) {
+        lay_out(p, rq, res);
+    } else {
+        // Nothing is touched: no stride or offset is needed, however large
+        // the other extents (e.g. (INT64_MAX, 0)).
+        p.nest.num_operands = out_op + 1;
+        p.nest.empty = true;
     }
 
     const kernels::Selection sel = kernels::select_kernels(info->base, rq.dtype);
