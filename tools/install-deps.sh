@@ -8,6 +8,7 @@ packages=(
   catch2 libxsimd-dev
   python3 python3-numpy python3-pytest
   binutils
+  clang libclang-rt-14-dev  # second compiler: sanitizers, libFuzzer, ThreadSanitizer
 )
 
 missing=()

@@ -6,7 +6,8 @@
 # change updates abi/ in the same commit (tools/update-abi-baseline.sh).
 #   .ci/steps/abi.sh [build-dir]            check (build-dir default: a temporary one)
 #   .ci/steps/abi.sh --update [build-dir]   rewrite abi/libbcast.abi and abi/exports.txt
-# build-dir is configured by this step (Release, -g on the boundary, library only).
+# An existing build-dir must be Release with -DBCAST_ABI_DEBUG_INFO=ON and is not
+# reconfigured; a new one is configured here (library only).
 set -euo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$src"
@@ -27,9 +28,16 @@ else
   trap 'rm -rf "$build"' EXIT
 fi
 # The release build, with debug info on the C API boundary: abidw/abidiff read
-# the exported functions' types from it.
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBCAST_ABI_DEBUG_INFO=ON \
-  -DBCAST_BUILD_TESTS=OFF -DBCAST_BUILD_TOOLS=OFF > /dev/null
+# the exported functions' types from it. An existing build (tools/test.sh's
+# build/) is checked as it is, never reconfigured: other steps use it too.
+cached() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt"; }
+if [ -f "$build/CMakeCache.txt" ]; then
+  [ "$(cached CMAKE_BUILD_TYPE)" = Release ] || fail "$build is not a Release build"
+  [ "$(cached BCAST_ABI_DEBUG_INFO)" = ON ] || fail "$build lacks -DBCAST_ABI_DEBUG_INFO=ON"
+else
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBCAST_ABI_DEBUG_INFO=ON \
+    -DBCAST_BUILD_TESTS=OFF -DBCAST_BUILD_TOOLS=OFF -DBCAST_BUILD_BENCH=OFF > /dev/null
+fi
 cmake --build "$build" --target bcast
 lib=$build/capi/libbcast.so.1
 # abidiff 2.2 ignores --fail-no-debug-info and would compare symbols only.
