@@ -60,17 +60,22 @@ xsimd::batch<double, A> exponent_and_mantissa(xsimd::batch<double, A> x,
 }
 
 // ---------------------------------------------------------------- arithmetic
-// Integer +, -, * wrap, as the scalar wrap_* helpers define: signed lanes are
-// computed as unsigned ones, because where an ISA has no instruction (SSE2's
-// 32-bit or any 64-bit multiply) xsimd 8.1 falls back to scalar C++, where a
-// signed overflow would be undefined.
+// Integer +, -, * wrap, as the scalar wrap_* helpers define. Where an ISA has
+// no instruction (SSE2's 16- and 32-bit or any 64-bit multiply) xsimd 8.1
+// falls back to scalar C++, where a signed overflow is undefined. Lanes of
+// int's width or wider are computed as unsigned, which wraps. Narrower lanes
+// are promoted to int there: as signed values their products (at most 2^30)
+// fit int, where unsigned ones (65535 * 65535) would overflow it.
+template <class T>
+using WrapLane = std::conditional_t<(sizeof(T) < sizeof(int)), std::make_signed_t<T>,
+                                    std::make_unsigned_t<T>>;
 
 template <class T, class A, class F>
 Batch<T, A> wrapping(Batch<T, A> x, Batch<T, A> y, F f) {
-    if constexpr (kInt<T> && std::is_signed_v<T>) {
-        using U = Batch<std::make_unsigned_t<T>, A>;
+    if constexpr (kInt<T>) {
+        using W = Batch<WrapLane<T>, A>;
         return xsimd::bitwise_cast<Batch<T, A>>(
-            f(xsimd::bitwise_cast<U>(x), xsimd::bitwise_cast<U>(y)));
+            f(xsimd::bitwise_cast<W>(x), xsimd::bitwise_cast<W>(y)));
     } else {
         return f(x, y);
     }
@@ -291,7 +296,12 @@ Batch<double, A> logaddexp_of_floats(Batch<double, A> x, Batch<double, A> y) {
     const D ln2(0.693147180559945309417232121458176568);
     const D d = x - y;
     const D larger = xsimd::select(d > zero, x, y);
-    D r = larger + xsimd::log1p(xsimd::exp(-xsimd::abs(d)));
+    // xsimd's exp converts its argument to integers lane by lane: an infinite
+    // or NaN argument would be an undefined conversion. exp(-800) is 0 as
+    // exp(-inf) is; NaN lanes take d's NaN back below.
+    const D e = -xsimd::abs(d);
+    D r = larger + xsimd::log1p(xsimd::exp(xsimd::select(e > D(-800.0), e, D(-800.0))));
+    r = xsimd::select(xsimd::isnan(d), d, r);
     r = xsimd::select(x == y, x + ln2, r);
     const auto cancelled = xsimd::abs(r) < D(0x1p-20);
     if (!xsimd::any(cancelled)) return r;
