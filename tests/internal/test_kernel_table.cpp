@@ -57,7 +57,7 @@ Layout lay_out(const Bytes& logical, std::size_t n, std::ptrdiff_t stride, std::
     const std::size_t mag = static_cast<std::size_t>(stride < 0 ? -stride : stride);
     const std::size_t count = (n == 0 || stride == 0) ? 1 : (n - 1) * mag + 1;
     l.buf.assign(count * es, kFill);
-    l.base = stride < 0 ? (n - 1) * mag * es : 0;
+    l.base = stride < 0 && n > 0 ? (n - 1) * mag * es : 0;
     const std::size_t elems = stride == 0 ? (logical.empty() ? 0 : 1) : n;
     for (std::size_t i = 0; i < elems; ++i)
         std::memcpy(l.buf.data() + l.offset(i), logical.data() + i * es, es);
