@@ -1,5 +1,7 @@
 #include "operands.hpp"
 
+#include "small_half.hpp"
+
 #include <algorithm>
 
 namespace bench {
@@ -19,7 +21,7 @@ void fill_dtype(bcast_dtype dtype, void* data, std::int64_t count,
                 float (*value)(std::int64_t)) {
     switch (dtype) {
         case BCAST_DTYPE_F32: fill<float>(data, count, value); break;
-        case BCAST_DTYPE_F16: fill<_Float16>(data, count, value); break;
+        case BCAST_DTYPE_F16: fill<SmallHalf>(data, count, value); break;
         case BCAST_DTYPE_I8: fill<std::int8_t>(data, count, value); break;
         default: break;
     }

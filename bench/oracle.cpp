@@ -1,5 +1,7 @@
 #include "oracle.hpp"
 
+#include "small_half.hpp"
+
 #include <cstring>
 #include <vector>
 
@@ -60,7 +62,7 @@ std::string check_typed(const Case& c, const Operands& operands) {
 std::string check_output(const Case& c, const Operands& operands) {
     switch (c.dtype) {
         case BCAST_DTYPE_F32: return check_typed<float>(c, operands);
-        case BCAST_DTYPE_F16: return check_typed<_Float16>(c, operands);
+        case BCAST_DTYPE_F16: return check_typed<SmallHalf>(c, operands);
         case BCAST_DTYPE_I8: return check_typed<std::int8_t>(c, operands);
         default: return "no oracle for this dtype";
     }
