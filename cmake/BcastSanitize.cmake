@@ -2,3 +2,9 @@
 # is fatal so that ctest sees it.
 add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
 add_link_options(-fsanitize=address,undefined)
+if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+  # A C program (the C99 test, the C example) linking the C++ library needs
+  # the C++ half of clang's UBSan runtime (and the C++ ABI library it
+  # uses), which only the C++ driver adds.
+  add_link_options($<$<LINK_LANGUAGE:C>:-fsanitize-link-c++-runtime> $<$<LINK_LANGUAGE:C>:-lstdc++>)
+endif()
