@@ -303,7 +303,7 @@ BCAST_API bcast_status bcast_op_create(bcast_opcode opcode, bcast_dtype dtype,
 
 /* Sets a parameter. Any earlier plan is discarded (plan again before executing).
  * INVALID_ARGUMENT for a NULL op, unknown parameter or out-of-range value; the
- * op is unchanged on failure. Needs exclusive access to op. */
+ * op is unchanged on failure (plan included). Needs exclusive access to op. */
 BCAST_API bcast_status bcast_op_set_param(bcast_op* op, bcast_param param,
                                           int64_t value) BCAST_NOEXCEPT;
 
@@ -331,8 +331,10 @@ BCAST_API bcast_status bcast_op_get_param(const bcast_op* op, bcast_param param,
  * strides: nothing will be touched.
  * SELECT under PDPD / UNIDIRECTIONAL / ONNX_LEGACY uses x (input 1) as the
  * primary operand. The plan resolves the rule, coalesces the loops and picks the
- * kernels for the current ISA. On failure the op has no plan (execute gives
- * INVALID_STATE) and its parameters are unchanged. Needs exclusive access. */
+ * kernels for the current ISA. On failure its parameters are unchanged and the
+ * op has no plan (execute gives INVALID_STATE), except on OUT_OF_MEMORY, which
+ * leaves the op exactly as it was: an earlier plan still executes. Needs
+ * exclusive access. */
 BCAST_API bcast_status bcast_op_plan(bcast_op* op, size_t num_inputs, const size_t* ranks,
                                      const int64_t* const* dims,
                                      const int64_t* const* strides,
@@ -378,7 +380,9 @@ BCAST_API bcast_status bcast_op_execute(const bcast_op* op, const void* const* i
  * ("vv", "vs", "sv", "periodic", "strided", "copy", "fill", "nary", or "empty").
  * snprintf semantics: writes at most size bytes including the terminating NUL
  * (nothing if buf is NULL or size is 0) and returns the full length without the
- * NUL. Without a plan, describes the op and "planned": false. A NULL op gives 0. */
+ * NUL. Without a plan, describes the op and "planned": false. A NULL op gives 0;
+ * so does running out of memory, which writes "" (if size > 0) and sets
+ * bcast_last_error. */
 BCAST_API size_t bcast_op_describe(const bcast_op* op, char* buf, size_t size) BCAST_NOEXCEPT;
 
 /* Releases an op. NULL is a no-op. Needs exclusive access. */

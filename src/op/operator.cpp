@@ -5,6 +5,7 @@
 #include "exec/execute.hpp"
 
 #include <cstdint>
+#include <new>
 #include <vector>
 
 namespace bcast {
@@ -85,19 +86,34 @@ std::vector<Shape> Operator::read_inputs(std::size_t num_inputs, const std::size
     return make_input_shapes(num_inputs, ranks, dims);
 }
 
-void Operator::install(std::size_t num_inputs, const Shape* inputs, const int64_t* const* strides,
-                       const int64_t* out_strides, const rules::Resolution& resolution) {
+std::unique_ptr<plan::Plan> Operator::make_plan(std::size_t num_inputs, const Shape* inputs,
+                                                const int64_t* const* strides,
+                                                const int64_t* out_strides,
+                                                const rules::Resolution& resolution) const {
     const plan::PlanRequest request{opcode_, dtype_, num_inputs, inputs, strides, out_strides};
-    plan_ = std::make_unique<plan::Plan>(plan::build_plan(request, resolution));
+    return std::make_unique<plan::Plan>(plan::build_plan(request, resolution));
+}
+
+template <class Planner>
+void Operator::replan(Planner&& planner) {
+    try {
+        plan_ = planner();
+    } catch (const std::bad_alloc&) {
+        throw;  // out of memory: the op stays exactly as it was
+    } catch (...) {
+        plan_.reset();  // refused: no stale plan for other shapes
+        throw;
+    }
 }
 
 void Operator::plan(std::size_t num_inputs, const std::size_t* ranks, const int64_t* const* dims,
                     const int64_t* const* strides, const int64_t* out_strides) {
-    plan_.reset();
-    const std::vector<Shape> shapes = read_inputs(num_inputs, ranks, dims);
-    const rules::Resolution res =
-        rules::resolve(rule_, axis_, shapes.data(), num_inputs, primary_input(opcode_));
-    install(num_inputs, shapes.data(), strides, out_strides, res);
+    replan([&] {
+        const std::vector<Shape> shapes = read_inputs(num_inputs, ranks, dims);
+        const rules::Resolution res =
+            rules::resolve(rule_, axis_, shapes.data(), num_inputs, primary_input(opcode_));
+        return make_plan(num_inputs, shapes.data(), strides, out_strides, res);
+    });
 }
 
 void Operator::plan_to(std::size_t num_inputs, const std::size_t* ranks,
@@ -105,7 +121,14 @@ void Operator::plan_to(std::size_t num_inputs, const std::size_t* ranks,
                        std::size_t target_rank, const int64_t* target_dims,
                        const int64_t* axes_mapping, std::size_t axes_count,
                        const int64_t* out_strides) {
-    plan_.reset();
+    replan([&] { return plan_to_shapes(num_inputs, ranks, dims, strides, target_rank, target_dims,
+                                       axes_mapping, axes_count, out_strides); });
+}
+
+std::unique_ptr<plan::Plan> Operator::plan_to_shapes(
+    std::size_t num_inputs, const std::size_t* ranks, const int64_t* const* dims,
+    const int64_t* const* strides, std::size_t target_rank, const int64_t* target_dims,
+    const int64_t* axes_mapping, std::size_t axes_count, const int64_t* out_strides) const {
     const std::vector<Shape> shapes = read_inputs(num_inputs, ranks, dims);
     const Shape target = make_shape(target_rank, target_dims, "target");
     rules::Resolution res;
@@ -122,7 +145,7 @@ void Operator::plan_to(std::size_t num_inputs, const std::size_t* ranks,
         res.out = one.out;
         res.inputs[i] = one.inputs[0];
     }
-    install(num_inputs, shapes.data(), strides, out_strides, res);
+    return make_plan(num_inputs, shapes.data(), strides, out_strides, res);
 }
 
 const plan::Plan& Operator::planned() const {

@@ -33,8 +33,23 @@ private:
     // Validated input shapes for a plan call.
     std::vector<Shape> read_inputs(std::size_t num_inputs, const std::size_t* ranks,
                                    const int64_t* const* dims) const;
-    void install(std::size_t num_inputs, const Shape* inputs, const int64_t* const* strides,
-                 const int64_t* out_strides, const rules::Resolution& resolution);
+    std::unique_ptr<plan::Plan> make_plan(std::size_t num_inputs, const Shape* inputs,
+                                          const int64_t* const* strides,
+                                          const int64_t* out_strides,
+                                          const rules::Resolution& resolution) const;
+    std::unique_ptr<plan::Plan> plan_to_shapes(std::size_t num_inputs, const std::size_t* ranks,
+                                               const int64_t* const* dims,
+                                               const int64_t* const* strides,
+                                               std::size_t target_rank,
+                                               const int64_t* target_dims,
+                                               const int64_t* axes_mapping,
+                                               std::size_t axes_count,
+                                               const int64_t* out_strides) const;
+    // Installs planner()'s plan. On std::bad_alloc the op keeps its earlier
+    // plan (an OUT_OF_MEMORY leaves the handle unchanged); on a refusal it
+    // has none.
+    template <class Planner>
+    void replan(Planner&& planner);
 
     bcast_opcode opcode_;
     bcast_dtype dtype_;
