@@ -288,6 +288,9 @@ struct Pow {
     template <class T>
     static T apply(T x, T y) {
         if constexpr (kIsFloat<T>) {
+            // C's pow(x, 0) and pow(1, y) are 1 even for a NaN, but glibc
+            // answers NaN for a signalling one; numpy and the SIMD kernels say 1.
+            if (y == 0 || x == 1) return T{1};
             return c_pow(x, y);
         } else {
             if constexpr (kIsSignedInt<T>) {

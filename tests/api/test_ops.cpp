@@ -524,6 +524,12 @@ TEST_CASE("reference: hand-computed values", "[ops][reference]") {
         return static_cast<int>(bref::int_value(BCAST_DTYPE_I8, bref::reference(op, BCAST_DTYPE_I8, in, 2).bits));
     };
     CHECK(f64(BCAST_OP_FLOOR_DIVIDE, 1.0, 0.1) == 9.0); // numpy: 1 // 0.1 == 9
+    // numpy evaluates f32 in float: a - fmod(a, b) rounds when the remainder
+    // is tiny, giving one below the true floor 16125673 (found by fuzzing;
+    // numpy 1.24: np.float32(4.6549576e-36) // np.float32(2.89e-43)).
+    const uint64_t tiny_mod[2] = {0x04c60000, 0x000000ce};
+    CHECK(bref::reference(BCAST_OP_FLOOR_DIVIDE, BCAST_DTYPE_F32, tiny_mod, 2).bits ==
+          bref::float_bits(BCAST_DTYPE_F32, 16125672.0));
     CHECK(f64(BCAST_OP_FLOOR_DIVIDE, -7.0, 2.0) == -4.0);
     CHECK(std::signbit(f64(BCAST_OP_FLOOR_DIVIDE, -0.0, 5.0)));
     CHECK(std::signbit(f64(BCAST_OP_FLOOR_DIVIDE, 0.5, -3.0)) == true); // -1
@@ -1174,4 +1180,31 @@ TEST_CASE("ops: bcast_op_describe has snprintf semantics", "[ops][describe]") {
         CHECK(exact[n] == 'x');
         CHECK(std::string(exact.data()) == s.substr(0, n - 1));
     }
+}
+
+TEST_CASE("ops: POW of a signalling NaN to the power 0 is 1 under every kernel set", "[ops][values][isa]") {
+    // C Annex F and numpy: pow(x, +-0) = 1 for any x. glibc's powf answers
+    // NaN for a signalling NaN, which the portable kernels once passed on
+    // (found by fuzzing).
+    const std::string original = bcast_isa();
+    const uint32_t snan_bits = 0xffa461a8u;
+    float snan;
+    std::memcpy(&snan, &snan_bits, sizeof snan);
+    for (const char* cap : {"scalar", "sse2", "avx2", "avx512", "neon"}) {
+        REQUIRE(bcast_set_max_isa(cap) == BCAST_OK);
+        INFO("cap " << cap);
+        bcast_op* op = nullptr;
+        REQUIRE(bcast_op_create(BCAST_OP_POW, BCAST_DTYPE_F32, &op) == BCAST_OK);
+        const int64_t n = 19;  // SIMD bodies and a tail
+        const size_t ranks[] = {1, 1};
+        const int64_t* dims[] = {&n, &n};
+        REQUIRE(bcast_op_plan(op, 2, ranks, dims, nullptr, nullptr) == BCAST_OK);
+        std::vector<float> base(19, snan), exponent(19, 0.0f), out(19, -1.0f);
+        exponent[3] = -0.0f;
+        const void* inputs[] = {base.data(), exponent.data()};
+        REQUIRE(bcast_op_execute(op, inputs, out.data()) == BCAST_OK);
+        for (float v : out) CHECK(v == 1.0f);
+        bcast_op_destroy(op);
+    }
+    REQUIRE(bcast_set_max_isa(original.c_str()) == BCAST_OK);
 }
