@@ -350,25 +350,28 @@ struct D {
     static T rem(T a, T b) { return std::remainder(a, b); }
 };
 
-// numpy's npy_divmod, floor-division part; evaluated in double for both F and D
-// (for f32 operands this is the floor of the quotient, rounded once to float,
-// except for astronomically large quotients).
-double numpy_floor_divide(double a, double b) {
-    if (b == 0) return a / b;
-    double mod = std::fmod(a, b);
-    double div = (a - mod) / b;
+// numpy's npy_divmod, floor-division part, in the operands' own precision
+// (numpy evaluates f32 in float: when fmod's remainder is tiny, a - mod
+// rounds, and numpy's answer is one below the true floor; checked against
+// numpy 1.24 on 2M random f32 bit patterns).
+template <class A>
+typename A::T numpy_floor_divide(typename A::T a, typename A::T b) {
+    using T = typename A::T;
+    if (b == 0) return A::div(a, b);
+    T mod = A::fmod(a, b);
+    T div = A::div(A::sub(a, mod), b);
     if (mod != 0) { // also true for NaN
         if ((b < 0) != (mod < 0)) {
-            mod += b;
-            div -= 1.0;
+            mod = A::add(mod, b);
+            div = A::sub(div, T(1));
         }
     }
-    double floordiv;
+    T floordiv;
     if (div != 0) { // also true for NaN
         floordiv = std::floor(div);
-        if (div - floordiv > 0.5) floordiv += 1.0;
+        if (A::sub(div, floordiv) > T(0.5)) floordiv = A::add(floordiv, T(1));
     } else {
-        floordiv = std::copysign(0.0, a / b);
+        floordiv = std::copysign(T(0), A::div(a, b));
     }
     return floordiv;
 }
@@ -416,7 +419,7 @@ FloatResult float_binary(bcast_opcode op, typename A::T x, typename A::T y) {
     case BCAST_OP_MIN: set((x <= y || std::isnan(x)) ? x : y); break;
     case BCAST_OP_FMOD: set(A::fmod(x, y)); break;
     case BCAST_OP_REMAINDER: set(A::rem(x, y)); break;
-    case BCAST_OP_FLOOR_DIVIDE: set(static_cast<T>(numpy_floor_divide(x, y))); break;
+    case BCAST_OP_FLOOR_DIVIDE: set(numpy_floor_divide<A>(x, y)); break;
     case BCAST_OP_MOD: set(numpy_mod<A>(x, y)); break;
     case BCAST_OP_SQUARED_DIFFERENCE: {
         const T d = A::sub(x, y);
