@@ -190,6 +190,9 @@ enum {
     BCAST_DTYPE_U64 = 11,
     BCAST_DTYPE_BOOL = 12 /* one byte, 0 or 1 */
 };
+/* BOOL inputs must hold 0 or 1, except where an op says any non-zero byte is
+ * true (LOGICAL_*, SELECT's condition). Other byte values elsewhere give some
+ * byte in each output element; which one is not specified. */
 
 /* Size of one element in bytes; 0 for an unknown dtype. */
 BCAST_API size_t bcast_dtype_size(bcast_dtype dtype) BCAST_NOEXCEPT;
@@ -230,7 +233,8 @@ BCAST_API size_t bcast_dtype_size(bcast_dtype dtype) BCAST_NOEXCEPT;
  *                                         a count < 0 or >= bit width gives 0
  *  MEAN                2..16   float      (x + y + ...) / n
  *  SELECT              3       all        cond ? x : y; input 0 is the BOOL
- *                                         condition, dtype is that of x and y
+ *                                         condition (any non-zero byte is
+ *                                         true), dtype is that of x and y
  *  COPY                1       all        materialise a broadcast (Expand)
  */
 typedef int32_t bcast_opcode;
