@@ -1,0 +1,192 @@
+// Fuzzes the raw C API with arbitrary arguments: NULLs, unknown enum values,
+// absurd ranks, capacities and counts, calls in any order on one handle.
+// Nothing may crash, leak or be undefined (the sanitizers watch); every
+// status is a known one; every failure leaves a message and writes nothing.
+#include <bcast/bcast.h>
+
+#include "fuzz_input.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+constexpr int64_t kPattern = 0x5A5A5A5A5A5A5A5A;
+
+bool known(bcast_status st) { return st >= BCAST_OK && st <= BCAST_ERROR_INTERNAL; }
+
+void check_status(bcast_status st) {
+    FUZZ_CHECK(known(st));
+    FUZZ_CHECK(st != BCAST_ERROR_INTERNAL);  // a bug in bcast by the header's own word
+    if (st != BCAST_OK) FUZZ_CHECK(bcast_last_error()[0] != '\0');
+}
+
+int32_t enum_value(fuzz::Input& in, int32_t count) {
+    static const int32_t kOdd[] = {-1, INT32_MIN, INT32_MAX, 1000};
+    return in.chance(85) ? static_cast<int32_t>(in.range(0, count - 1)) : in.pick(kOdd);
+}
+
+// Shapes for up to 17 inputs; rank sometimes past the maximum; dims pointer
+// sometimes NULL. All storage lives in the struct.
+struct Shapes {
+    std::size_t n = 0;
+    std::vector<size_t> ranks;
+    std::vector<std::vector<int64_t>> storage;
+    std::vector<const int64_t*> dims;
+
+    explicit Shapes(fuzz::Input& in) {
+        n = static_cast<std::size_t>(in.chance(90) ? in.range(0, 4) : in.range(0, BCAST_MAX_INPUTS + 1));
+        for (std::size_t j = 0; j < n; ++j) {
+            const std::size_t rank = static_cast<std::size_t>(in.chance(95) ? in.range(0, 4) : in.range(0, 40));
+            std::vector<int64_t> d(std::max<std::size_t>(rank, 1));
+            for (int64_t& e : d) e = in.chance(95) ? fuzz::extent(in) : -in.range(1, 3);
+            ranks.push_back(rank);
+            storage.push_back(d);
+        }
+        for (auto& d : storage) dims.push_back(in.chance(95) ? d.data() : nullptr);
+    }
+    const size_t* ranks_arg(fuzz::Input& in) const { return in.chance(97) ? ranks.data() : nullptr; }
+    const int64_t* const* dims_arg(fuzz::Input& in) const { return in.chance(97) ? dims.data() : nullptr; }
+};
+
+void infer(fuzz::Input& in) {
+    const Shapes s(in);
+    int64_t out[BCAST_MAX_RANK + 2];
+    std::fill(std::begin(out), std::end(out), kPattern);
+    size_t rank = 12345;
+    const size_t capacity = static_cast<size_t>(in.range(0, BCAST_MAX_RANK + 1));
+    const bcast_status st = bcast_infer_shape(enum_value(in, 6), in.range(-3, 5), s.n, s.ranks_arg(in),
+                                              s.dims_arg(in), capacity, in.chance(95) ? &rank : nullptr,
+                                              in.chance(95) ? out : nullptr);
+    check_status(st);
+    if (st != BCAST_OK) {
+        FUZZ_CHECK(rank == 12345);
+        FUZZ_CHECK(std::all_of(std::begin(out), std::end(out), [](int64_t v) { return v == kPattern; }));
+    } else {
+        FUZZ_CHECK(rank <= capacity);
+    }
+}
+
+void infer_expand(fuzz::Input& in) {
+    // Storage for the largest rank and count passed below: only the
+    // values, not the sizes, are the library's to check.
+    int64_t data[4], target[4], mapping[40];
+    for (int64_t& e : data) e = in.chance(95) ? fuzz::extent(in) : -1;
+    for (int64_t& e : target) e = in.chance(95) ? fuzz::extent(in) : -1;
+    for (int64_t& m : mapping) m = in.range(-2, 5);
+    const size_t mapping_count = static_cast<size_t>(in.chance(80) ? in.range(0, 4) : in.range(0, 40));
+    int64_t out[BCAST_MAX_RANK + 2];
+    std::fill(std::begin(out), std::end(out), kPattern);
+    size_t rank = 12345;
+    const bcast_status st = bcast_infer_expand_shape(
+        enum_value(in, 4), static_cast<size_t>(in.range(0, 4)), in.chance(95) ? data : nullptr,
+        static_cast<size_t>(in.range(0, 4)), in.chance(95) ? target : nullptr,
+        in.chance(50) ? mapping : nullptr, mapping_count,
+        in.range(-3, 5), static_cast<size_t>(in.range(0, BCAST_MAX_RANK + 1)),
+        in.chance(95) ? &rank : nullptr, in.chance(95) ? out : nullptr);
+    check_status(st);
+    if (st != BCAST_OK) FUZZ_CHECK(rank == 12345 && out[0] == kPattern);
+}
+
+// One handle through a random sequence of calls.
+void handle_calls(fuzz::Input& in) {
+    bcast_op* op = nullptr;
+    bcast_op* const sentinel = reinterpret_cast<bcast_op*>(&op);
+    bcast_op* created = sentinel;
+    bcast_status st = bcast_op_create(enum_value(in, 39), enum_value(in, 13),
+                                      in.chance(97) ? &created : nullptr);
+    check_status(st);
+    if (st != BCAST_OK) {
+        FUZZ_CHECK(created == sentinel);
+        return;
+    }
+    op = created;
+    alignas(64) unsigned char buffers[3][4096];
+    for (int step = 0, steps = static_cast<int>(in.range(1, 12)); step < steps; ++step) {
+        switch (in.byte() % 7) {
+            case 0:
+                check_status(bcast_op_set_param(in.chance(95) ? op : nullptr, enum_value(in, 3),
+                                                 in.chance(80) ? in.range(-2, 6) : static_cast<int64_t>(in.u64())));
+                break;
+            case 1: {
+                int64_t v = kPattern;
+                st = bcast_op_get_param(in.chance(95) ? op : nullptr, enum_value(in, 3), in.chance(95) ? &v : nullptr);
+                check_status(st);
+                if (st != BCAST_OK) FUZZ_CHECK(v == kPattern);
+                break;
+            }
+            case 2: {
+                const Shapes s(in);
+                check_status(bcast_op_plan(in.chance(97) ? op : nullptr, s.n, s.ranks_arg(in), s.dims_arg(in),
+                                           nullptr, nullptr));
+                break;
+            }
+            case 3: {
+                const Shapes s(in);
+                const std::vector<int64_t> target = s.storage.empty() ? std::vector<int64_t>{4} : s.storage.back();
+                check_status(bcast_op_plan_to(op, s.n, s.ranks_arg(in), s.dims_arg(in), nullptr,
+                                              static_cast<size_t>(in.range(0, static_cast<int64_t>(target.size()))),
+                                              target.data(), nullptr, 0, nullptr));
+                break;
+            }
+            case 4: {
+                int64_t dims[BCAST_MAX_RANK];
+                size_t rank = 12345;
+                st = bcast_op_output_shape(in.chance(95) ? op : nullptr, static_cast<size_t>(in.range(0, 40)),
+                                           in.chance(95) ? &rank : nullptr, in.chance(95) ? dims : nullptr);
+                check_status(st);
+                if (st != BCAST_OK) FUZZ_CHECK(rank == 12345);
+                break;
+            }
+            case 5: {
+                // Only plans whose every operand fits the 4 KiB buffers run.
+                char json[4096];
+                const size_t len = bcast_op_describe(op, json, sizeof json);
+                int64_t dims[BCAST_MAX_RANK];
+                size_t rank = 0;
+                if (len == 0 || bcast_op_output_shape(op, BCAST_MAX_RANK, &rank, dims) != BCAST_OK) break;
+                int64_t count = 1;
+                for (size_t k = 0; k < rank; ++k)
+                    if (__builtin_mul_overflow(count, dims[k], &count)) count = INT64_MAX;
+                if (count > 4096 / 8) break;
+                const void* inputs[BCAST_MAX_INPUTS];
+                for (auto& p : inputs) p = in.chance(95) ? buffers[0] : nullptr;
+                std::memset(buffers[2], 0xEE, sizeof buffers[2]);
+                st = bcast_op_execute(op, in.chance(97) ? inputs : nullptr, in.chance(97) ? buffers[2] : nullptr);
+                check_status(st);
+                break;
+            }
+            default: {
+                char small[16];
+                std::memset(small, 'x', sizeof small);
+                const size_t size = static_cast<size_t>(in.range(0, 16));
+                char* buf = in.chance(90) ? small : nullptr;
+                const size_t len = bcast_op_describe(in.chance(90) ? op : nullptr, buf, size);
+                if (buf && size > 0 && len > 0) FUZZ_CHECK(std::strlen(small) == std::min(len, size - 1));
+                break;
+            }
+        }
+    }
+    bcast_op_destroy(op);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    fuzz::Input in(data, size);
+    static const char* const kIsas[] = {"scalar", "sse2", "avx2", "avx512", "neon", "", "AVX2", "sse"};
+    if (in.chance(10)) {
+        const char* name = in.chance(90) ? in.pick(kIsas) : nullptr;
+        check_status(bcast_set_max_isa(name));
+    }
+    check_status(bcast_status_string(static_cast<bcast_status>(in.range(-2, 9)))[0] ? BCAST_OK : BCAST_ERROR_INTERNAL);
+    FUZZ_CHECK(bcast_dtype_size(enum_value(in, 13)) <= 8);
+    FUZZ_CHECK(bcast_op_supports(enum_value(in, 39), enum_value(in, 13)) <= 1);
+    switch (in.byte() % 3) {
+        case 0: infer(in); break;
+        case 1: infer_expand(in); break;
+        default: handle_calls(in); break;
+    }
+    return 0;
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs one libFuzzer harness (or all) for a bounded time, in the sanitizer
+# build that `tools/test.sh --sanitize` uses (build-asan/, configured and
+# built here if needed). The committed corpus is copied, never modified.
+#   tools/fuzz.sh NAME SECONDS     NAME: shapes, plan_execute, npy, capi, or all
+# Prints the executions of each run; exits non-zero on any finding, leaving
+# the crashing input in build-asan/fuzz-findings/NAME/ (see docs/fuzzing.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+all=(shapes plan_execute npy capi)
+if [ $# -ne 2 ] || ! [[ $2 =~ ^[0-9]+$ ]]; then
+  echo "usage: $0 NAME SECONDS (NAME: ${all[*]} or all)" >&2
+  exit 2
+fi
+names=("$1")
+[ "$1" = all ] && names=("${all[@]}")
+
+source tools/build-modes.sh
+build_mode sanitize
+tools/install-deps.sh
+cmake -S . -B "$dir" -G Ninja "${flags[@]}" > /dev/null
+cmake --build "$dir" --target "${names[@]/#/fuzz_}"
+
+status=0
+for name in "${names[@]}"; do
+  work=$(mktemp -d /tmp/bcast-fuzz-"$name".XXXXXX)
+  cp -r "tests/fuzz/corpus/$name/." "$work/"
+  findings="$dir/fuzz-findings/$name"
+  mkdir -p "$findings"
+  echo "== fuzz $name for $2 s"
+  log=$work.log
+  if "$dir/tests/fuzz/fuzz_$name" -max_total_time="$2" -print_final_stats=1 \
+       -artifact_prefix="$findings/" "$work" > "$log" 2>&1; then
+    echo "   $(grep -m1 'stat::number_of_executed_units' "$log" | awk '{print $2}') executions, no finding"
+  else
+    tail -n 40 "$log"
+    echo "   FINDING: see $findings/ ($(ls "$findings" | tr '\n' ' '))" >&2
+    status=1
+  fi
+  rm -rf "$work" "$log"
+done
+exit $status
