@@ -25,15 +25,20 @@ void run_threads(int count, Body body) {
     for (auto& thread : threads) thread.join();
 }
 
-// (rows, cols) + (cols,) in f32 under numpy broadcasting, planned contiguous.
+// (rows, cols) + (cols,) in f32 under numpy broadcasting, planned contiguous;
+// nullptr on failure. Worker threads call it: Catch2's assertion macros are
+// not thread-safe, so the workers count failures and the main thread checks.
 bcast_op* planned_row_add(int64_t rows, int64_t cols) {
     bcast_op* op = nullptr;
-    REQUIRE(bcast_op_create(BCAST_OP_ADD, BCAST_DTYPE_F32, &op) == BCAST_OK);
+    if (bcast_op_create(BCAST_OP_ADD, BCAST_DTYPE_F32, &op) != BCAST_OK) return nullptr;
     const int64_t a_dims[] = {rows, cols};
     const int64_t b_dims[] = {cols};
     const size_t ranks[] = {2, 1};
     const int64_t* dims[] = {a_dims, b_dims};
-    REQUIRE(bcast_op_plan(op, 2, ranks, dims, nullptr, nullptr) == BCAST_OK);
+    if (bcast_op_plan(op, 2, ranks, dims, nullptr, nullptr) != BCAST_OK) {
+        bcast_op_destroy(op);
+        return nullptr;
+    }
     return op;
 }
 
@@ -56,6 +61,7 @@ struct RowAddData {
 TEST_CASE("many threads execute one planned op into their own outputs") {
     const int64_t rows = 67, cols = 129;  // odd sizes: SIMD bodies and tails
     bcast_op* op = planned_row_add(rows, cols);
+    REQUIRE(op != nullptr);
     const RowAddData data(rows, cols);
     std::atomic<int> wrong{0};
     run_threads(kThreads, [&](int) {
@@ -177,6 +183,10 @@ TEST_CASE("bcast_set_max_isa races with planning and every plan computes correct
         const void* inputs[] = {data.a.data(), data.b.data()};
         for (int round = 0; round < 40; ++round) {
             bcast_op* op = planned_row_add(rows, cols);
+            if (op == nullptr) {
+                ++wrong;
+                continue;
+            }
             const std::string isa = bcast_isa();
             if (isa.empty()) ++wrong;
             char text[1024];
