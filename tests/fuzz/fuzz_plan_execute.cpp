@@ -1,5 +1,6 @@
-// Fuzzes plan + execute: a random op, dtype, ISA cap and numpy-broadcast
-// shapes, inputs with random strides (negative, zero, padded, permuted), a
+// Fuzzes plan + execute: a random op, dtype, ISA cap, rule (none, numpy,
+// unidirectional, pdpd, legacy, ncnn) and shapes made to fit it or not,
+// inputs with random strides (negative, zero, padded, permuted), a
 // random valid or garbage output layout, sometimes in place. Every output
 // element is checked against the project's scalar reference
 // (tests/api/scalar_reference.*); bytes around and between the output
