@@ -1183,28 +1183,46 @@ TEST_CASE("ops: bcast_op_describe has snprintf semantics", "[ops][describe]") {
 }
 
 TEST_CASE("ops: POW of a signalling NaN to the power 0 is 1 under every kernel set", "[ops][values][isa]") {
-    // C Annex F and numpy: pow(x, +-0) = 1 for any x. glibc's powf answers
-    // NaN for a signalling NaN, which the portable kernels once passed on
-    // (found by fuzzing).
+    // C Annex F and numpy: pow(x, +-0) = 1 for any x. glibc's pow answers
+    // NaN for a signalling NaN, which the portable kernels (f32 and f64) and
+    // the AVX-512 f64 kernel's special-value lanes once passed on (both found
+    // by fuzzing).
     const std::string original = bcast_isa();
-    const uint32_t snan_bits = 0xffa461a8u;
-    float snan;
-    std::memcpy(&snan, &snan_bits, sizeof snan);
+    const uint32_t snan_f32 = 0xffa461a8u;
+    const uint64_t snan_f64 = 0xfff7f7f7f7f7f7f7u;
+    const int64_t n = 19;  // SIMD bodies and a tail
     for (const char* cap : {"scalar", "sse2", "avx2", "avx512", "neon"}) {
         REQUIRE(bcast_set_max_isa(cap) == BCAST_OK);
-        INFO("cap " << cap);
-        bcast_op* op = nullptr;
-        REQUIRE(bcast_op_create(BCAST_OP_POW, BCAST_DTYPE_F32, &op) == BCAST_OK);
-        const int64_t n = 19;  // SIMD bodies and a tail
-        const size_t ranks[] = {1, 1};
-        const int64_t* dims[] = {&n, &n};
-        REQUIRE(bcast_op_plan(op, 2, ranks, dims, nullptr, nullptr) == BCAST_OK);
-        std::vector<float> base(19, snan), exponent(19, 0.0f), out(19, -1.0f);
-        exponent[3] = -0.0f;
-        const void* inputs[] = {base.data(), exponent.data()};
-        REQUIRE(bcast_op_execute(op, inputs, out.data()) == BCAST_OK);
-        for (float v : out) CHECK(v == 1.0f);
-        bcast_op_destroy(op);
+        for (const int64_t exponent_extent : {n, int64_t{1}}) {  // vv and vs loops
+            INFO("cap " << cap << ", exponent extent " << exponent_extent);
+            const size_t ranks[] = {1, 1};
+            const int64_t* dims[] = {&n, &exponent_extent};
+            bcast_op* op = nullptr;
+
+            REQUIRE(bcast_op_create(BCAST_OP_POW, BCAST_DTYPE_F32, &op) == BCAST_OK);
+            REQUIRE(bcast_op_plan(op, 2, ranks, dims, nullptr, nullptr) == BCAST_OK);
+            float snan;
+            std::memcpy(&snan, &snan_f32, sizeof snan);
+            std::vector<float> base(n, snan), exponent(n, 0.0f), out(n, -1.0f);
+            exponent[3] = -0.0f;
+            const void* f32_inputs[] = {base.data(), exponent.data()};
+            REQUIRE(bcast_op_execute(op, f32_inputs, out.data()) == BCAST_OK);
+            for (float v : out) CHECK(v == 1.0f);
+            bcast_op_destroy(op);
+
+            REQUIRE(bcast_op_create(BCAST_OP_POW, BCAST_DTYPE_F64, &op) == BCAST_OK);
+            REQUIRE(bcast_op_plan(op, 2, ranks, dims, nullptr, nullptr) == BCAST_OK);
+            double dnan;
+            std::memcpy(&dnan, &snan_f64, sizeof dnan);
+            std::vector<double> dbase(n, dnan), dexponent(n, 0.0), dout(n, -1.0);
+            dexponent[3] = -0.0;
+            dbase[5] = 2.0;  // one regular lane among the special ones
+            dexponent[5] = 3.0;
+            const void* f64_inputs[] = {dbase.data(), dexponent.data()};
+            REQUIRE(bcast_op_execute(op, f64_inputs, dout.data()) == BCAST_OK);
+            for (int64_t i = 0; i < n; ++i) CHECK(dout[i] == (i == 5 && exponent_extent == n ? 8.0 : 1.0));
+            bcast_op_destroy(op);
+        }
     }
     REQUIRE(bcast_set_max_isa(original.c_str()) == BCAST_OK);
 }

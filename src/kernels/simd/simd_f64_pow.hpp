@@ -5,20 +5,20 @@
 //
 // Lanes other than a positive normal x with a finite y and |y log x| <= 708
 // (zero, negative or subnormal bases, infinities, NaNs, results near or
-// beyond the overflow and underflow thresholds) take libm's pow, which
-// defines every special value.
+// beyond the overflow and underflow thresholds) take the portable kernels'
+// Pow (libm's pow, with pow(x, 0) = pow(1, y) = 1 even for a signalling NaN).
 //
 // Included only by an ISA's kernel translation unit, after simd_ops.hpp.
 #pragma once
 
 #include "kernels/isa_namespace.hpp"
+#include "kernels/scalar_ops.hpp"
 #include "kernels/simd/simd_double_double.hpp"
 #include "kernels/simd/simd_f64_exp_log.hpp"
 #include "kernels/simd/simd_ops.hpp"
 
 #include <xsimd/xsimd.hpp>
 
-#include <math.h>
 #include <limits>
 
 namespace bcast::kernels::BCAST_KERNEL_ISA::simd {
@@ -39,7 +39,7 @@ Batch<double, A> pow_of_doubles(Batch<double, A> x, Batch<double, A> y) {
     const D r = e.hi + e.lo;
     if (xsimd::all(in_range)) return r;
     return with_nan_lanes_redone<A>(x, y, xsimd::select(in_range, r, not_a_number<A>()),
-                                    [](double xj, double yj) { return ::pow(xj, yj); });
+                                    [](double xj, double yj) { return ops::Pow::apply(xj, yj); });
 }
 
 }  // namespace
