@@ -1,7 +1,7 @@
-# AddressSanitizer + UndefinedBehaviorSanitizer for every target; any UB report
-# is fatal so that ctest sees it.
-add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
-add_link_options(-fsanitize=address,undefined)
+# AddressSanitizer + UndefinedBehaviorSanitizer (BCAST_SANITIZERS) for every
+# target; any report is fatal so that ctest sees it.
+add_compile_options(-fsanitize=${BCAST_SANITIZERS} -fno-sanitize-recover=all -fno-omit-frame-pointer)
+add_link_options(-fsanitize=${BCAST_SANITIZERS})
 if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
   # A C program (the C99 test, the C example) linking the C++ library needs
   # the C++ half of clang's UBSan runtime (and the C++ ABI library it
