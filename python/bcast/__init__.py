@@ -11,12 +11,19 @@ The library is found through the environment variable BCAST_LIBRARY (a full
 path), else the system's libbcast.so.1. Inputs are used without copying
 (element strides, negative included); all data inputs must share one dtype
 (bcast does not promote: TypeError). Refusals raise bcast.BcastError
-subclasses carrying the library's message. Every call plans and releases its
-own handle, so calls are thread-safe; set_max_isa is process-wide.
+subclasses carrying the library's message.
+
+Plans are cached: a call with the same op, rule, dtypes, shapes and strides
+as an earlier one runs the earlier plan (plan_cache_info, set_plan_cache_size,
+clear_plan_cache). For a hot loop, bcast.Op plans once and checks only what
+can change between calls. Calls are thread-safe; set_max_isa is process-wide
+and clears the cache.
 """
 
 from .errors import (BcastError, IncompatibleShapesError, InternalError, InvalidArgumentError,
                      InvalidStateError, OutOfMemoryError, SizeOverflowError, UnsupportedError)
+from ._op import Op
+from ._plans import clear_plan_cache, plan_cache_info, set_plan_cache_size
 from .info import explain, isa, set_max_isa, version
 from .ops import *  # noqa: F401,F403 (one function per op, listed in ops.__all__)
 from .ops import __all__ as _ops
@@ -25,7 +32,7 @@ from .shapes import infer_expand_shape, infer_shape
 __version__ = "1.0.0"
 
 __all__ = list(_ops) + [
-    "infer_shape", "infer_expand_shape", "explain", "isa", "set_max_isa", "version",
+    "Op", "plan_cache_info", "set_plan_cache_size", "clear_plan_cache", "infer_shape", "infer_expand_shape", "explain", "isa", "set_max_isa", "version",
     "BcastError", "InvalidArgumentError", "IncompatibleShapesError", "UnsupportedError",
     "OutOfMemoryError", "SizeOverflowError", "InvalidStateError", "InternalError",
 ]

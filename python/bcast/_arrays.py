@@ -48,9 +48,14 @@ def _usable(arr):
 
 
 def storage_dtype(dtype):
-    """(bcast_dtype code, numpy storage dtype) of an explicit dtype argument."""
+    """(bcast_dtype code, numpy storage dtype) of an explicit dtype argument:
+    anything numpy.dtype accepts, one of the C API's names ("f32", "u8"...),
+    or "bfloat16"."""
     if _enums.is_bfloat16(dtype):
         return _enums.BF16_CODE, np.dtype(np.uint16)
+    named = _enums.c_dtype_name(dtype)
+    if named is not None:
+        return named
     storage = np.dtype(dtype)
     code = _enums.numpy_dtype_code(storage)
     if code is None:
@@ -59,8 +64,29 @@ def storage_dtype(dtype):
     return code, storage.newbyteorder("=")
 
 
-def _convert(value, storage, bfloat16, what):
+def _python_scalar(value, storage, what):
+    """A Python bool, int or float as a 0-d array of storage. Like numpy's,
+    Python scalars are weak: they take the arrays' dtype when their value
+    fits its kind (an int any integer dtype that holds it, a float any float
+    dtype), and are refused otherwise."""
+    kind = storage.kind
+    if type(value) is int:
+        if kind in "iu":
+            info = np.iinfo(storage)
+            if not info.min <= value <= info.max:
+                raise OverflowError("%s: Python integer %d out of bounds for %s"
+                                    % (what, value, storage))
+        elif kind == "b":
+            raise TypeError("%s: cannot cast int to bool" % what)
+    elif type(value) is float and kind != "f":
+        raise TypeError("%s: cannot cast float64 to %s" % (what, storage))
+    return np.asarray(value, storage)
+
+
+def convert(value, storage, bfloat16, what):
     """value as an array of `storage` (no copy when it already is one)."""
+    if type(value) in (bool, int, float) and not bfloat16:
+        return _python_scalar(value, storage, what)
     arr = np.asarray(value)
     if arr.dtype.newbyteorder("=") == storage:
         return arr
@@ -78,8 +104,8 @@ def prepare_data(values, dtype, what):
     explicit dtype every input is converted to it ('same_kind' casting)."""
     if dtype is None:
         typed = [np.asarray(v).dtype for v in values if hasattr(v, "dtype")]
-        if not typed:
-            typed = [np.asarray(v).dtype for v in values]
+        if not typed:  # only Python scalars and lists: numpy's own choice
+            typed = [np.result_type(*[np.asarray(v) for v in values])]
         first = typed[0].newbyteorder("=")
         for other in typed[1:]:
             if other.newbyteorder("=") != first:
@@ -89,7 +115,7 @@ def prepare_data(values, dtype, what):
         dtype = first
     code, storage = storage_dtype(dtype)
     bfloat16 = code == _enums.BF16_CODE
-    arrays = [_usable(_convert(v, storage, bfloat16, what)) for v in values]
+    arrays = [_usable(convert(v, storage, bfloat16, what)) for v in values]
     return arrays, code, storage
 
 

@@ -32,6 +32,11 @@ BFLOAT16 = "bfloat16"
 BF16_CODE = 3
 BOOL_CODE = 12
 
+# The C API's own dtype names (bcast_dtype order), also accepted where a dtype
+# is asked for.
+DTYPE_NAMES = {name: code for code, name in enumerate(
+    "f32 f64 f16 bf16 i8 u8 i16 u16 i32 u32 i64 u64 bool".split())}
+
 # numpy dtype (native byte order) -> bcast_dtype. bfloat16 has no numpy dtype:
 # it is stored as uint16 bits and only chosen with an explicit dtype="bfloat16".
 _NUMPY_TO_CODE = {
@@ -80,6 +85,20 @@ def opcode(op):
 
 def is_bfloat16(dtype):
     return isinstance(dtype, str) and _key(dtype, "dtype") in (BFLOAT16, "bf16")
+
+
+_CODE_TO_NUMPY = {code: dtype for dtype, code in _NUMPY_TO_CODE.items()}
+
+
+def c_dtype_name(dtype):
+    """(bcast_dtype code, numpy storage dtype) for one of the C API's dtype
+    names ("f32", "i64", "bf16"...), else None."""
+    if not isinstance(dtype, str):
+        return None
+    code = DTYPE_NAMES.get(dtype.strip().lower())
+    if code is None:
+        return None
+    return code, _CODE_TO_NUMPY.get(code, np.dtype(np.uint16))  # bf16 is stored as uint16
 
 
 def numpy_dtype_code(dtype):

@@ -1,101 +1,132 @@
-"""Create, configure, plan, execute and destroy one bcast_op per call.
+"""One call of an op function: find (or make) the plan, run it, return the result.
 
-Nothing is cached between calls, so calls from many threads never share a
-handle (the C library's thread-safety contract needs exclusive access for
-planning). Planning costs microseconds; callers that run one shape in a hot
-loop are better served by the C API's plan-once, execute-many handles.
+Plans are cached (_plans.CACHE) under everything that decides them: the op,
+the dtype= argument, rule, axis, expand target, mode and mapping, and every
+input's shape, byte strides and dtype, and the output's strides when out= is
+given. A call whose
+inputs are all ndarrays the library can read as they are looks its plan up
+straight away (the fast path); anything else (Python scalars, lists, other
+dtypes, copies the library needs) is prepared first and then looked up the
+same way, under the key of what is finally executed.
 """
 
 import ctypes
-import json
 
 import numpy as np
 
 from . import _arrays, _enums
-from ._library import MAX_RANK, P_i64, PP_i64, P_size, c_i64, c_size, check, i64_array, lib
+from ._address import data_address
+from ._library import check
+from ._plans import CACHE, Planned, Shapes, execute_raw, new_handle
+
+_get = CACHE.get
+_ndarray = np.ndarray
+_c_void_p = ctypes.c_void_p
+_MISS = object()
 
 
-class _Shapes:
-    """ranks / dims / element strides of some arrays as C arrays (kept alive
-    as long as this object)."""
-
-    def __init__(self, shapes, strides=None):
-        self._dims = [i64_array(s) for s in shapes]
-        self.count = len(shapes)
-        self.ranks = (c_size * max(self.count, 1))(*[len(s) for s in shapes])
-        self.dims = (P_i64 * max(self.count, 1))(*[ctypes.cast(d, P_i64) for d in self._dims])
-        self.strides = None
-        if strides is not None:
-            self._strides = [i64_array(s) for s in strides]
-            self.strides = (P_i64 * max(self.count, 1))(
-                *[ctypes.cast(s, P_i64) for s in self._strides])
-
-    @classmethod
-    def of_arrays(cls, arrays):
-        return cls([a.shape for a in arrays], [_arrays.element_strides(a) for a in arrays])
+def _key(op, rule, axis, extra, arrays, out):
+    """The cache key of a call on these exact arrays; extra is None for a
+    plain call, else (dtype argument, target, mode, mapping). A TypeError if
+    some argument is unhashable (the general path refuses such a call)."""
+    key = [op, rule, axis, extra, None if out is None else out.strides]
+    for a in arrays:
+        key += (a.shape, a.strides, a.dtype)
+    return tuple(key)
 
 
-class Op:
-    """A bcast_op handle, destroyed on leaving the `with` block."""
+def _finish(plan, addresses, out, out_given):
+    """Checks a given out= against the plan and aligned, or allocates it;
+    runs the plan. The result, or _MISS with nothing run."""
+    if out is None:
+        out = np.empty(plan.shape, plan.result_dtype)
+    elif (out.dtype != plan.result_dtype or out.shape != plan.shape
+          or not out.flags.writeable):
+        return _MISS
+    out_address = data_address(out)
+    if out_address % plan.out_itemsize:
+        return _MISS
+    status = execute_raw(plan.handle, plan.pointer_array(addresses), _c_void_p(out_address))
+    if status:
+        check(status)
+    if not out_given and out.ndim == 0:
+        return out[()]  # numpy's ufuncs give a scalar, not a 0-d array
+    return out
 
-    def __init__(self, opcode, dtype_code, rule=None, axis=-1, expand_mode=None):
-        self.handle = ctypes.c_void_p()
-        check(lib.bcast_op_create(opcode, dtype_code, ctypes.byref(self.handle)))
+
+def _run(plan, arrays, out):
+    """Executes plan and returns the result, or _MISS (nothing run) when an
+    address is not aligned to its element size or out= does not fit the plan:
+    the general path copies such inputs and explains such outputs."""
+    addresses = []
+    for a, itemsize in zip(arrays, plan.itemsizes):
+        address = data_address(a)
+        if address % itemsize:
+            return _MISS
+        addresses.append(address)
+    return _finish(plan, addresses, out, out is not None)
+
+
+def binary(op, x, y, rule, axis, out, dtype):
+    """apply() for two inputs, with the hot path written out (the cache
+    look-up, the checks of _finish, the C call): most calls are this one."""
+    if (dtype is None and type(x) is _ndarray and type(y) is _ndarray
+            and (out is None or type(out) is _ndarray)):
         try:
-            if rule is not None:
-                check(lib.bcast_op_set_param(self.handle, _enums.PARAM_RULE, rule))
-            if expand_mode is not None:
-                check(lib.bcast_op_set_param(self.handle, _enums.PARAM_EXPAND_MODE,
-                                             expand_mode))
-            check(lib.bcast_op_set_param(self.handle, _enums.PARAM_AXIS, int(axis)))
-        except BaseException:
-            self.close()
-            raise
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def close(self):
-        lib.bcast_op_destroy(self.handle)
-        self.handle = ctypes.c_void_p()
-
-    def plan(self, inputs, out_strides=None, target=None, axes_mapping=None):
-        """Plans for `inputs` (a _Shapes); with `target`, broadcasts every input
-        to it (bcast_op_plan_to)."""
-        out_str = None if out_strides is None else i64_array(out_strides)
-        if target is None:
-            check(lib.bcast_op_plan(self.handle, inputs.count, inputs.ranks, inputs.dims,
-                                    inputs.strides, out_str))
-            return
-        mapping = None if axes_mapping is None else i64_array(axes_mapping)
-        check(lib.bcast_op_plan_to(self.handle, inputs.count, inputs.ranks, inputs.dims,
-                                   inputs.strides, len(target), i64_array(target), mapping,
-                                   0 if axes_mapping is None else len(axes_mapping), out_str))
-
-    def output_shape(self):
-        dims, rank = (c_i64 * MAX_RANK)(), c_size()
-        check(lib.bcast_op_output_shape(self.handle, MAX_RANK, ctypes.byref(rank), dims))
-        return tuple(dims[i] for i in range(rank.value))
-
-    def execute(self, arrays, out):
-        pointers = (ctypes.c_void_p * len(arrays))(*[a.ctypes.data for a in arrays])
-        check(lib.bcast_op_execute(self.handle, pointers, out.ctypes.data))
-
-    def describe(self):
-        size = lib.bcast_op_describe(self.handle, None, 0) + 1
-        buf = ctypes.create_string_buffer(size)
-        lib.bcast_op_describe(self.handle, buf, size)
-        return json.loads(buf.value.decode())
+            plan = _get((op, rule, axis, None, None if out is None else out.strides,
+                         x.shape, x.strides, x.dtype, y.shape, y.strides, y.dtype))
+        except TypeError:
+            plan = None
+        if plan is not None:
+            xa, ya = data_address(x), data_address(y)
+            sx, sy = plan.itemsizes
+            if out is None:
+                result = np.empty(plan.shape, plan.result_dtype)
+            elif (out.dtype == plan.result_dtype and out.shape == plan.shape
+                  and out.flags.writeable):
+                result = out
+            else:
+                result = None
+            if result is not None and not (xa % sx or ya % sy):
+                out_address = data_address(result)
+                if not out_address % plan.out_itemsize:
+                    status = execute_raw(plan.handle, plan.pointer_array((xa, ya)),
+                                         _c_void_p(out_address))
+                    if status:
+                        check(status)
+                    return result if out is not None or result.ndim else result[()]
+    return apply(op, (x, y), rule=rule, axis=axis, out=out, dtype=dtype)
 
 
 def apply(op, values, *, rule="numpy", axis=-1, out=None, dtype=None, condition=False,
           target=None, expand_mode=None, axes_mapping=None):
-    """Runs `op` on `values` and returns the result (a new array, or `out`).
-    condition: values[0] is SELECT's bool condition. target: broadcast every
-    input to this shape under expand_mode (OpenVINO Broadcast / ONNX Expand)."""
+    """Runs `op` on `values` and returns the result (a new array, a numpy
+    scalar for a 0-d result, or `out`). condition: values[0] is SELECT's bool
+    condition. target: broadcast every input to this shape under expand_mode
+    (OpenVINO Broadcast / ONNX Expand)."""
+    if type(out) is tuple:  # numpy accepts out=(array,)
+        if len(out) != 1:
+            raise TypeError("bcast.%s: out must be one array, not a tuple of %d" % (op, len(out)))
+        out = out[0]
+    if dtype is None and target is None and (out is None or type(out) is _ndarray):
+        for v in values:
+            if type(v) is not _ndarray:
+                break
+        else:
+            try:
+                plan = _get(_key(op, rule, axis, None, values, out))
+            except TypeError:
+                plan = None
+            if plan is not None:
+                result = _run(plan, values, out)
+                if result is not _MISS:
+                    return result
+    return _prepared(op, values, rule, axis, out, dtype, condition, target, expand_mode,
+                     axes_mapping)
+
+
+def _prepared(op, values, rule, axis, out, dtype, condition, target, expand_mode, axes_mapping):
+    """The general path: convert and check everything, plan on a cache miss."""
     what = "bcast." + op
     if condition:
         data, code, storage = _arrays.prepare_data(values[1:], dtype, what)
@@ -108,17 +139,29 @@ def apply(op, values, *, rule="numpy", axis=-1, out=None, dtype=None, condition=
     if target is not None:
         target = _arrays.as_shape(target)
         rule_code, mode_code = None, _enums.expand_mode_code(expand_mode)
+        if axes_mapping is not None:
+            axes_mapping = tuple(int(v) for v in axes_mapping)
     else:
         rule_code, mode_code = _enums.rule_code(rule), None
-    inputs = _Shapes.of_arrays(arrays)
-    with Op(_enums.opcode(op), code, rule_code, axis, mode_code) as handle:
-        handle.plan(inputs, target=target, axes_mapping=axes_mapping)
-        shape = handle.output_shape()
-        if out is None:
-            out = np.empty(shape, result_dtype)
-        else:
-            _arrays.check_out_shape(out, shape, what)
+    extra = None
+    if dtype is not None or target is not None:
+        extra = (dtype, target, expand_mode, axes_mapping)
+    key = _key(op, rule, axis, extra, arrays, out)
+    plan = _get(key)
+    if plan is None:
+        plan = Planned(new_handle(_enums.opcode(op), code, rule_code, axis, mode_code),
+                       result_dtype)
+        inputs = Shapes([a.shape for a in arrays], [_arrays.element_strides(a) for a in arrays])
+        plan.plan(inputs, target=target, axes_mapping=axes_mapping)
+        if out is not None:
+            _arrays.check_out_shape(out, plan.shape, what)
             if not out.flags.c_contiguous:  # plan again for out's own layout
-                handle.plan(inputs, _arrays.element_strides(out), target, axes_mapping)
-        handle.execute(arrays, out)
-    return out
+                plan.plan(inputs, _arrays.element_strides(out), target, axes_mapping)
+        plan.itemsizes = tuple(a.itemsize for a in arrays)
+        CACHE.put(key, plan)
+    elif out is not None:
+        _arrays.check_out_shape(out, plan.shape, what)
+    result = _run(plan, arrays, out)
+    if result is _MISS:  # only an out= that the library cannot write gets here
+        raise ValueError("%s: out is misaligned" % what)
+    return result

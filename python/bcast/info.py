@@ -1,10 +1,12 @@
 """Plans as data (explain), the CPU dispatch, the library version."""
 
+import json
+
 import numpy as np
 
 from . import _arrays, _enums
 from ._library import check, lib
-from ._run import Op, _Shapes
+from ._plans import CACHE, Planned, Shapes, new_handle
 
 
 def explain(*shapes_or_arrays, op="add", dtype=None, rule="numpy", axis=-1,
@@ -31,17 +33,17 @@ def explain(*shapes_or_arrays, op="add", dtype=None, rule="numpy", axis=-1,
         dtype = dtypes[0] if dtypes else np.float32
     code, _ = _arrays.storage_dtype(dtype)
     contiguous = [s is None for s in strides]
-    table = _Shapes(shapes, None if all(contiguous) else [
+    table = Shapes(shapes, None if all(contiguous) else [
         _contiguous_strides(shape) if s is None else s for shape, s in zip(shapes, strides)])
     expanding = target_shape is not None or _enums.opcode(op) == _enums.OPCODES["copy"]
     if expanding and target_shape is None:
         raise ValueError("bcast.explain: op='copy' needs target_shape")
     rule_code = None if expanding else _enums.rule_code(rule)
     mode_code = _enums.expand_mode_code(mode) if expanding else None
-    with Op(_enums.opcode(op), code, rule_code, axis, mode_code) as handle:
-        handle.plan(table, target=None if target_shape is None else
-                    _arrays.as_shape(target_shape), axes_mapping=axes_mapping)
-        return handle.describe()
+    plan = Planned(new_handle(_enums.opcode(op), code, rule_code, axis, mode_code), None)
+    plan.plan(table, target=None if target_shape is None else _arrays.as_shape(target_shape),
+              axes_mapping=axes_mapping)
+    return json.loads(plan.describe())
 
 
 def _contiguous_strides(shape):
@@ -59,8 +61,11 @@ def isa():
 
 def set_max_isa(name):
     """Caps the kernel set of plans made from now on, process-wide (the best
-    the CPU supports up to `name`); InvalidArgumentError for unknown names."""
+    the CPU supports up to `name`); InvalidArgumentError for unknown names.
+    Clears the plan cache, whose plans chose their kernels when made (an
+    Op object keeps its plan until it plans again)."""
     check(lib.bcast_set_max_isa(name.encode() if isinstance(name, str) else name))
+    CACHE.clear()
 
 
 def version():

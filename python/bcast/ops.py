@@ -9,16 +9,19 @@ dtype; otherwise anything numpy.dtype accepts, or "bfloat16" with uint16
 arrays holding bfloat16 bits). x is the first operand, y the second; input 0
 is the primary operand of the unidirectional, pdpd and onnx_legacy rules.
 Comparisons and logical ops return bool arrays; every other op returns the
-inputs' dtype. Results are 0-d arrays, never numpy scalars.
+inputs' dtype. As with numpy's ufuncs, a 0-d result is returned as a numpy
+scalar unless out= is given; out=(array,) is accepted too.
 """
 
-from ._run import apply
+from ._run import apply, binary
 
 _KEYWORDS = "*, rule='numpy', axis=-1, out=None, dtype=None"
 
 
 def _variadic(name, formula):
     def op(*arrays, rule="numpy", axis=-1, out=None, dtype=None):
+        if len(arrays) == 2:
+            return binary(name, arrays[0], arrays[1], rule, axis, out, dtype)
         return apply(name, arrays, rule=rule, axis=axis, out=out, dtype=dtype)
     return _named(op, name, "%s(*arrays, %s)\n\n%s, element-wise, of 2 to 16 arrays." % (
         name, _KEYWORDS, formula))
@@ -26,7 +29,7 @@ def _variadic(name, formula):
 
 def _binary(name, formula):
     def op(x, y, *, rule="numpy", axis=-1, out=None, dtype=None):
-        return apply(name, (x, y), rule=rule, axis=axis, out=out, dtype=dtype)
+        return binary(name, x, y, rule, axis, out, dtype)
     return _named(op, name, "%s(x, y, %s)\n\n%s, element-wise." % (name, _KEYWORDS, formula))
 
 

@@ -5,7 +5,7 @@ import ctypes
 from . import _enums
 from ._arrays import as_shape
 from ._library import MAX_RANK, c_i64, c_size, check, i64_array, lib
-from ._run import _Shapes
+from ._plans import Shapes
 
 
 def _result(call):
@@ -18,7 +18,7 @@ def infer_shape(*shapes, rule="numpy", axis=-1):
     """The output shape of an element-wise op on inputs of these shapes (ints,
     sequences of ints, or arrays) under `rule`; raises IncompatibleShapesError
     with the library's message when the rule refuses them."""
-    table = _Shapes([as_shape(s) for s in shapes])
+    table = Shapes([as_shape(s) for s in shapes])
     rule = _enums.rule_code(rule)
     return _result(lambda capacity, rank, dims: lib.bcast_infer_shape(
         rule, int(axis), table.count, table.ranks, table.dims, capacity, rank, dims))

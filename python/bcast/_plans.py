@@ -1,0 +1,209 @@
+"""Planned op handles, and the cache that keeps them between calls.
+
+A plan costs several C calls (create, set the rule, plan, read the output
+shape) and some Python work around them; running a cached one costs a single
+bcast_op_execute. Thread safety rests on one rule: a Planned is planned
+before anybody else can see it and never planned again, so any number of
+threads may execute it at once, which the C API allows on a planned op. The
+cache only ever hands out such objects; its dictionary is guarded by a lock.
+A plan evicted (or cleared) while another thread still runs it is destroyed
+when that thread lets go of it, not before.
+"""
+
+import collections
+import ctypes
+import itertools
+import threading
+
+from . import _enums
+from ._library import MAX_RANK, c_i64, c_size, check, i64_array, lib, P_i64
+
+# bcast_op_execute(handle, inputs, output) as a private function object whose
+# argument types take addresses as ints and the inputs as a C array.
+execute = lib["bcast_op_execute"]
+execute.restype, execute.argtypes = ctypes.c_int32, [ctypes.c_void_p] * 3
+# The same without argument types, for the hot path: about 100 ns less per
+# call. Every argument must already be a ctypes object (a plain int would be
+# passed as a C int).
+execute_raw = lib["bcast_op_execute"]
+execute_raw.restype = ctypes.c_int32
+_destroy = lib.bcast_op_destroy
+
+
+class Planned:
+    """One bcast_op handle and, once planned, what a caller needs to run it:
+    the output shape and dtype and the number of inputs. Whoever creates one
+    plans it before sharing it; after that it is only executed."""
+
+    __slots__ = ("handle", "shape", "result_dtype", "out_itemsize", "num_inputs", "itemsizes",
+                 "_pointers")
+
+    def __init__(self, handle, result_dtype):
+        self.handle = handle  # a ctypes.c_void_p (new_handle), owned from here on
+        self.result_dtype = result_dtype
+        self.out_itemsize = 1 if result_dtype is None else result_dtype.itemsize
+        self.shape = None
+        self.num_inputs = 0
+        self.itemsizes = ()  # each input's element size, for the alignment checks
+
+    def plan(self, inputs, out_strides=None, target=None, axes_mapping=None):
+        """Plans the handle for `inputs` (a Shapes); with `target`, every input
+        is broadcast to it (bcast_op_plan_to). Only before sharing."""
+        out_str = None if out_strides is None else i64_array(out_strides)
+        if target is None:
+            check(lib.bcast_op_plan(self.handle, inputs.count, inputs.ranks, inputs.dims,
+                                    inputs.strides, out_str))
+        else:
+            mapping = None if axes_mapping is None else i64_array(axes_mapping)
+            check(lib.bcast_op_plan_to(self.handle, inputs.count, inputs.ranks, inputs.dims,
+                                       inputs.strides, len(target), i64_array(target), mapping,
+                                       0 if axes_mapping is None else len(axes_mapping),
+                                       out_str))
+        dims, rank = (c_i64 * MAX_RANK)(), c_size()
+        check(lib.bcast_op_output_shape(self.handle, MAX_RANK, ctypes.byref(rank), dims))
+        self.shape = tuple(dims[:rank.value])
+        self.num_inputs = inputs.count
+        self._pointers = ctypes.c_void_p * max(inputs.count, 1)
+
+    def pointer_array(self, addresses):
+        """The input addresses (ints) as the C array bcast_op_execute takes."""
+        return self._pointers(*addresses)
+
+    def execute(self, addresses, out_address):
+        """Runs the plan on input addresses (ints) into out_address; returns the
+        bcast_status (the caller raises, so the message is read on its thread)."""
+        return execute(self.handle, self._pointers(*addresses), out_address)
+
+    def describe(self):
+        """bcast_op_describe's JSON text."""
+        size = lib.bcast_op_describe(self.handle, None, 0) + 1
+        buf = ctypes.create_string_buffer(size)
+        lib.bcast_op_describe(self.handle, buf, size)
+        return buf.value.decode()
+
+    def __del__(self):
+        handle, self.handle = self.handle, None
+        if handle is not None and _destroy is not None:
+            _destroy(handle)
+
+
+CacheInfo = collections.namedtuple("CacheInfo", "hits misses maxsize currsize")
+
+DEFAULT_SIZE = 1024  # plans, each a few hundred bytes to a few KiB: a model's worth of shapes
+
+
+class PlanCache:
+    """A bounded LRU map from a call's key to its Planned, safe to share
+    between threads. Look-ups take no lock: a dict look-up and a move to the
+    end are single steps under the GIL (the keys hash and compare in C), so
+    they never see a half-done change; changes (put, clear, resize) take the
+    lock among themselves. The hit count is an itertools.count, whose next()
+    is one step too."""
+
+    def __init__(self, maxsize=DEFAULT_SIZE):
+        self._plans = collections.OrderedDict()
+        self._lock = threading.Lock()
+        self._maxsize = maxsize
+        self._hits = itertools.count()
+        self.misses = 0
+
+    def get(self, key):
+        """The plan stored under key (counted as a hit), or None."""
+        plan = self._plans.get(key)
+        if plan is not None:
+            try:
+                self._plans.move_to_end(key)
+            except KeyError:  # evicted by another thread just now: still a valid plan
+                pass
+            next(self._hits)
+        return plan
+
+    @property
+    def hits(self):
+        return self._hits.__reduce__()[1][0]  # count(n) pickles as (count, (n,))
+
+    def put(self, key, plan):
+        """Stores a plan just made for key (counted as a miss; another
+        thread's plan for the same key is replaced: both are correct) and
+        evicts the least recently used ones beyond the bound."""
+        with self._lock:
+            self.misses += 1
+            if self._maxsize == 0:
+                return
+            self._plans[key] = plan
+            self._plans.move_to_end(key)
+            while len(self._plans) > self._maxsize:
+                self._plans.popitem(last=False)
+
+    def clear(self):
+        with self._lock:
+            self._plans.clear()
+            self._hits = itertools.count()
+            self.misses = 0
+
+    def resize(self, maxsize):
+        with self._lock:
+            self._maxsize = maxsize
+            while len(self._plans) > maxsize:
+                self._plans.popitem(last=False)
+
+    def info(self):
+        with self._lock:
+            return CacheInfo(self.hits, self.misses, self._maxsize, len(self._plans))
+
+
+CACHE = PlanCache()
+
+
+def plan_cache_info():
+    """The package's plan cache: CacheInfo(hits, misses, maxsize, currsize),
+    as functools.lru_cache reports it. A hit is a look-up that found a plan,
+    a miss a plan that had to be made."""
+    return CACHE.info()
+
+
+def set_plan_cache_size(maxsize):
+    """Bounds the plan cache to `maxsize` plans (0 turns caching off);
+    the least recently used plans beyond it are dropped at once."""
+    maxsize = int(maxsize)
+    if maxsize < 0:
+        raise ValueError("the plan cache size must be >= 0, not %d" % maxsize)
+    CACHE.resize(maxsize)
+
+
+def clear_plan_cache():
+    """Drops every cached plan and zeroes the hit and miss counts."""
+    CACHE.clear()
+
+
+def new_handle(opcode, dtype_code, rule=None, axis=-1, expand_mode=None):
+    """A created and configured bcast_op handle (a ctypes.c_void_p) that the
+    caller owns; destroyed again if configuring it fails."""
+    handle = ctypes.c_void_p()
+    check(lib.bcast_op_create(opcode, dtype_code, ctypes.byref(handle)))
+    try:
+        if rule is not None:
+            check(lib.bcast_op_set_param(handle, _enums.PARAM_RULE, rule))
+        if expand_mode is not None:
+            check(lib.bcast_op_set_param(handle, _enums.PARAM_EXPAND_MODE, expand_mode))
+        check(lib.bcast_op_set_param(handle, _enums.PARAM_AXIS, int(axis)))
+    except BaseException:
+        lib.bcast_op_destroy(handle)
+        raise
+    return handle
+
+
+class Shapes:
+    """ranks / dims / element strides of some inputs as C arrays (kept alive
+    as long as this object); strides None means every input is contiguous."""
+
+    def __init__(self, shapes, strides=None):
+        self._dims = [i64_array(s) for s in shapes]
+        self.count = len(shapes)
+        self.ranks = (c_size * max(self.count, 1))(*[len(s) for s in shapes])
+        self.dims = (P_i64 * max(self.count, 1))(*[ctypes.cast(d, P_i64) for d in self._dims])
+        self.strides = None
+        if strides is not None:
+            self._strides = [i64_array(s) for s in strides]
+            self.strides = (P_i64 * max(self.count, 1))(
+                *[ctypes.cast(s, P_i64) for s in self._strides])

@@ -1,0 +1,211 @@
+"""bcast.Op, the reusable op object: results against numpy, and every error
+path of construction, plan() and a call.
+
+Run by ctest as "python: package (pytest)" (see test_package.py for how to
+run it by hand).
+"""
+import threading
+
+import numpy as np
+import pytest
+
+import bcast
+
+RNG = np.random.default_rng(7)
+
+
+def rand(shape, dtype="f4"):
+    return RNG.uniform(-4, 4, shape).astype(dtype)
+
+
+def test_the_issue_example():
+    a, b = rand((2, 3, 4, 5)), rand((3, 1))
+    op = bcast.Op("add", "f32", rule="pdpd", axis=1)
+    assert op.plan([a.shape, b.shape]) == (2, 3, 4, 5)
+    out = np.empty((2, 3, 4, 5), "f4")
+    for _ in range(3):
+        assert op(a, b, out=out) is out
+        np.testing.assert_array_equal(out, a + b.reshape(1, 3, 1, 1))
+    got = op(a, b)
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(got, out)
+    assert op.output_shape == (2, 3, 4, 5)
+    assert op.describe()["rule"] == "pdpd"
+
+
+@pytest.mark.parametrize("name, dtype", [("f32", "f4"), ("float64", "f8"), (np.int16, "i2"),
+                                         ("u8", "u1"), ("i64", "i8"), ("f16", "f2")])
+def test_dtypes_by_any_name(name, dtype):
+    a = (rand((5, 6)) * 10).astype(dtype)
+    op = bcast.Op("mul", name)
+    op.plan([a.shape, a.shape[1:]])
+    np.testing.assert_array_equal(op(a, a[0]), a * a[0])
+
+
+def test_strided_inputs_and_output():
+    a = rand((6, 12))
+    view = a[::-2, 1::3]  # (3, 4): negative and padded strides
+    b = rand((4,))
+    op = bcast.Op("sub", "f32")
+    op.plan([view.shape, b.shape], strides=[[s // 4 for s in view.strides], None],
+            out_strides=[1, 3])
+    out = np.empty((4, 3), "f4").T
+    op(view, b, out=out)
+    np.testing.assert_array_equal(out, view - b)
+    with pytest.raises(TypeError, match="planned for output byte strides"):
+        op(view, b)
+
+
+def test_layouts_that_differ_only_on_extent_1_axes_are_the_same():
+    a = rand((4, 1, 5))
+    b = rand((5,))
+    op = bcast.Op("add", "f32")
+    op.plan([a.shape, b.shape])
+    odd = np.lib.stride_tricks.as_strided(a, a.shape, (a.strides[0], 999 * 4, a.strides[2]))
+    np.testing.assert_array_equal(op(odd, b), a + b)
+
+
+def test_select_comparison_and_expand():
+    cond, x, y = rand((3, 4)) > 0, rand((3, 4)), rand((4,))
+    sel = bcast.Op("select", "f32")
+    sel.plan([cond.shape, x.shape, y.shape])
+    np.testing.assert_array_equal(sel(cond, x, y), np.where(cond, x, y))
+    less = bcast.Op("less", "f32")
+    less.plan([x.shape, y.shape])
+    got = less(x, y)
+    assert got.dtype == np.bool_
+    np.testing.assert_array_equal(got, x < y)
+    expand = bcast.Op("copy", "i32", mode="numpy")
+    data = np.arange(3, dtype="i4")
+    assert expand.plan([data.shape], target=(2, 3)) == (2, 3)
+    np.testing.assert_array_equal(expand(data), np.broadcast_to(data, (2, 3)))
+
+
+def test_zero_d_results_and_python_scalars():
+    op = bcast.Op("add", "f64")
+    op.plan([(), ()])
+    got = op(1.5, np.array(2.0))
+    assert type(got) is np.float64 and got == 3.5
+    out = np.empty((), "f8")
+    assert op(1.0, 2.0, out=out) is out and out == 3.0
+    op_i = bcast.Op("add", "i32")
+    op_i.plan([(), ()])
+    assert op_i(2, 3) == 5
+    with pytest.raises(TypeError, match="cannot cast float64 to int32"):
+        op_i(1.5, 2)
+
+
+def test_construction_errors():
+    with pytest.raises(ValueError, match="unknown op 'plus'"):
+        bcast.Op("plus", "f32")
+    with pytest.raises(bcast.UnsupportedError):
+        bcast.Op("atan2", "i32")
+    with pytest.raises(bcast.UnsupportedError, match="complex128"):
+        bcast.Op("add", np.complex128)
+    with pytest.raises(TypeError):
+        bcast.Op("add", "f33")
+    with pytest.raises(ValueError, match="unknown rule"):
+        bcast.Op("add", "f32", rule="broadcast")
+    with pytest.raises(ValueError, match="unknown expand mode"):
+        bcast.Op("copy", "f32", mode="sideways")
+
+
+def test_plan_errors_keep_the_previous_plan():
+    a, b = rand((2, 3)), rand((3,))
+    op = bcast.Op("add", "f32")
+    op.plan([a.shape, b.shape])
+    with pytest.raises(bcast.IncompatibleShapesError, match="3 vs 4"):
+        op.plan([(2, 3), (4,)])
+    with pytest.raises(ValueError, match="2 shapes but 1 strides"):
+        op.plan([(2, 3), (3,)], strides=[[3, 1]])
+    with pytest.raises(ValueError, match="do not fit shape"):
+        op.plan([(2, 3), (3,)], strides=[[1], None])
+    with pytest.raises(ValueError, match="out_strides .* do not fit the output shape"):
+        op.plan([(2, 3), (3,)], out_strides=[1])
+    with pytest.raises(ValueError, match="target shape goes with op 'copy'"):
+        op.plan([(2, 3), (3,)], target=(2, 3))
+    with pytest.raises(bcast.InvalidArgumentError):
+        op.plan([(2, 3), (3,)], out_strides=[1, 1])  # overlapping output elements
+    np.testing.assert_array_equal(op(a, b), a + b)  # the first plan still runs
+
+
+def test_call_errors():
+    a, b = rand((2, 3)), rand((3,))
+    op = bcast.Op("add", "f32")
+    with pytest.raises(bcast.InvalidStateError, match="plan"):
+        op(a, b)
+    with pytest.raises(bcast.InvalidStateError):
+        op.output_shape
+    op.plan([a.shape, b.shape])
+    with pytest.raises(TypeError, match="planned for 2 inputs, not 1"):
+        op(a)
+    with pytest.raises(TypeError, match="input 1 has dtype float64, the op is for float32"):
+        op(a, b.astype("f8"))
+    with pytest.raises(ValueError, match=r"input 0 has shape \(3, 2\), the plan is for \(2, 3\)"):
+        op(a.T.copy(), b)
+    with pytest.raises(ValueError, match="input 0 has byte strides"):
+        op(rand((3, 2)).T, b)
+    raw = np.zeros(4 * 3 + 1, np.uint8)
+    with pytest.raises(ValueError, match="input 1 is not aligned"):
+        op(a, raw[1:].view("f4"))
+    with pytest.raises(TypeError, match="out has dtype float64"):
+        op(a, b, out=np.empty((2, 3), "f8"))
+    with pytest.raises(ValueError, match="out has shape"):
+        op(a, b, out=np.empty((3, 3), "f4"))
+    with pytest.raises(TypeError, match="numpy.ndarray"):
+        op(a, b, out=[0.0] * 6)
+    ro = np.empty((2, 3), "f4")
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        op(a, b, out=ro)
+    with pytest.raises(ValueError, match="plan is for a contiguous output"):
+        op(a, b, out=np.empty((3, 2), "f4").T)
+    # Partial overlap of out and an input: the library refuses, nothing is written.
+    buf = np.arange(12, dtype="f4")
+    before = buf.copy()
+    over = bcast.Op("add", "f32")
+    over.plan([(6,), (6,)])
+    with pytest.raises(bcast.InvalidArgumentError):
+        over(buf[:6], buf[:6], out=buf[2:8])
+    np.testing.assert_array_equal(buf, before)
+    op.close()
+    with pytest.raises(bcast.InvalidStateError):
+        op(a, b)
+
+
+def test_with_block_and_repr():
+    with bcast.Op("max", "i32") as op:
+        op.plan([(4,), (4,)])
+        assert "planned for [(4,), (4,)]" in repr(op)
+    assert "not planned" in repr(op)
+
+
+def test_many_threads_call_one_op_while_it_is_planned_again():
+    a, b = rand((64, 33)), rand((33,))
+    expected = a * b
+    op = bcast.Op("mul", "f32")
+    op.plan([a.shape, b.shape])
+    failures = []
+    stop = threading.Event()
+
+    def call():
+        out = np.empty_like(expected)
+        for _ in range(300):
+            op(a, b, out=out)
+            if not np.array_equal(out, expected):
+                failures.append("mismatch")
+
+    def replan():
+        while not stop.is_set():
+            op.plan([a.shape, b.shape])  # a new handle swapped in under the callers
+
+    planner = threading.Thread(target=replan)
+    planner.start()
+    callers = [threading.Thread(target=call) for _ in range(6)]
+    for t in callers:
+        t.start()
+    for t in callers:
+        t.join()
+    stop.set()
+    planner.join()
+    assert failures == []
