@@ -55,9 +55,17 @@ def load_library(path):
     return lib
 
 
+def bench_env():
+    """The environment for running bcast_bench: ours without LD_PRELOAD, which
+    a sanitizer build sets for the Python interpreter, not for a program
+    linked with its own sanitizer runtime."""
+    return {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+
+
 def read_matrix(bench):
     """Cases from `bcast_bench --list`: label, dtype, a, b, rule, axis, b as numpy sees it."""
-    listing = subprocess.run([bench, "--list"], check=True, capture_output=True, text=True).stdout
+    listing = subprocess.run([bench, "--list"], check=True, capture_output=True, text=True,
+                             env=bench_env()).stdout
     dims = lambda text: tuple(int(d) for d in text.split(",") if d)
     cases = []
     for line in listing.splitlines():
