@@ -166,7 +166,7 @@ class Op:
         state = self._state
         if state is None:
             raise InvalidStateError("bcast.Op(%r): plan() first" % self.name)
-        plan, signature, out_signature, out_contiguous = state[:4]
+        plan, signature, out_signature, out_contiguous, _ = state
         # Every input an ndarray with the planned (shape, byte strides, dtype):
         # one tuple comparison (written out for the usual arities).
         n = len(arrays)
@@ -194,11 +194,16 @@ class Op:
             quick = False
         if not quick:
             return self._checked_call(state, arrays, out)
-        # The C arrays of the last call's arrays serve again while the same
-        # array objects come back (_seen keeps them alive, so their data
-        # cannot move: numpy refuses to resize an array referenced elsewhere).
+        # The C array of the last call's input addresses serves again while
+        # the same array objects come back (_seen keeps them alive, so their
+        # data cannot move: numpy refuses to resize an array referenced
+        # elsewhere), and likewise out's pointer.
         seen_arrays, pointers, seen_out, out_pointer = self._seen
-        if len(seen_arrays) != n or not all(map(_is, arrays, seen_arrays)):
+        if n == 2:
+            same = len(seen_arrays) == 2 and seen_arrays[0] is x and seen_arrays[1] is y
+        else:
+            same = len(seen_arrays) == n and all(map(_is, arrays, seen_arrays))
+        if not same:
             pointers = self._pointer_array(plan, arrays)
             if pointers is None:
                 return self._checked_call(state, arrays, out)
@@ -222,7 +227,7 @@ class Op:
         for a, address in zip(arrays, addresses):
             if address % a.itemsize:
                 return None
-        pointers = plan.pointer_array(addresses)
+        pointers = plan.pack_pointers(*addresses)
         self._seen = (arrays, pointers, None, None)
         return pointers
 
@@ -258,7 +263,7 @@ class Op:
                             % (self.name, out_strides))
         else:
             out = np.empty(out_shape, self._result_dtype)
-        check(_execute(plan.handle, plan.pointer_array(addresses), data_address(out)))
+        check(_execute(plan.handle, plan.pack_pointers(*addresses), data_address(out)))
         return out[()] if not given and out.ndim == 0 else out
 
     def _as_input(self, value, i, dtype):

@@ -13,18 +13,20 @@ when that thread lets go of it, not before.
 import collections
 import ctypes
 import itertools
+import struct
 import threading
 
 from . import _enums
 from ._library import MAX_RANK, c_i64, c_size, check, i64_array, lib, P_i64
 
 # bcast_op_execute(handle, inputs, output) as a private function object whose
-# argument types take addresses as ints and the inputs as a C array.
+# argument types take the output address as an int and the inputs as a
+# pointer array (Planned.pack_pointers).
 execute = lib["bcast_op_execute"]
 execute.restype, execute.argtypes = ctypes.c_int32, [ctypes.c_void_p] * 3
-# The same without argument types, for the hot path: about 100 ns less per
-# call. Every argument must already be a ctypes object (a plain int would be
-# passed as a C int).
+# The same without argument types, for bcast.Op's hot path, which keeps its
+# output pointer as a ctypes.c_void_p: a little less per call. Never pass it
+# a plain int (it would go as a C int).
 execute_raw = lib["bcast_op_execute"]
 execute_raw.restype = ctypes.c_int32
 _destroy = lib.bcast_op_destroy
@@ -36,7 +38,7 @@ class Planned:
     plans it before sharing it; after that it is only executed."""
 
     __slots__ = ("handle", "shape", "result_dtype", "out_itemsize", "num_inputs", "itemsizes",
-                 "_pointers")
+                 "pack_pointers")
 
     def __init__(self, handle, result_dtype):
         self.handle = handle  # a ctypes.c_void_p (new_handle), owned from here on
@@ -63,16 +65,15 @@ class Planned:
         check(lib.bcast_op_output_shape(self.handle, MAX_RANK, ctypes.byref(rank), dims))
         self.shape = tuple(dims[:rank.value])
         self.num_inputs = inputs.count
-        self._pointers = ctypes.c_void_p * max(inputs.count, 1)
-
-    def pointer_array(self, addresses):
-        """The input addresses (ints) as the C array bcast_op_execute takes."""
-        return self._pointers(*addresses)
+        # pack_pointers(*addresses): the inputs' addresses as the C array that
+        # bcast_op_execute reads, in a bytes object (a fifth of the cost of a
+        # ctypes array; immutable, so threads may share one).
+        self.pack_pointers = struct.Struct("%dP" % max(inputs.count, 1)).pack
 
     def execute(self, addresses, out_address):
         """Runs the plan on input addresses (ints) into out_address; returns the
         bcast_status (the caller raises, so the message is read on its thread)."""
-        return execute(self.handle, self._pointers(*addresses), out_address)
+        return execute(self.handle, self.pack_pointers(*addresses), out_address)
 
     def describe(self):
         """bcast_op_describe's JSON text."""
@@ -105,22 +106,30 @@ class PlanCache:
         self._lock = threading.Lock()
         self._maxsize = maxsize
         self._hits = itertools.count()
+        self._hits_before = 0  # the count at the last clear()
         self.misses = 0
+        # A hit, step by step, for a caller that inlines get(): lookup(key),
+        # then touch(key) (KeyError if another thread evicted it meanwhile:
+        # the plan is still valid) and count_hit().
+        self.lookup = self._plans.get
+        self.touch = self._plans.move_to_end
+        self.count_hit = self._hits.__next__
 
     def get(self, key):
         """The plan stored under key (counted as a hit), or None."""
-        plan = self._plans.get(key)
+        plan = self.lookup(key)
         if plan is not None:
             try:
-                self._plans.move_to_end(key)
-            except KeyError:  # evicted by another thread just now: still a valid plan
+                self.touch(key)
+            except KeyError:
                 pass
-            next(self._hits)
+            self.count_hit()
         return plan
 
     @property
     def hits(self):
-        return self._hits.__reduce__()[1][0]  # count(n) pickles as (count, (n,))
+        # count(n) pickles as (count, (n,)): its next value, not consumed.
+        return self._hits.__reduce__()[1][0] - self._hits_before
 
     def put(self, key, plan):
         """Stores a plan just made for key (counted as a miss; another
@@ -138,7 +147,7 @@ class PlanCache:
     def clear(self):
         with self._lock:
             self._plans.clear()
-            self._hits = itertools.count()
+            self._hits_before += self.hits
             self.misses = 0
 
     def resize(self, maxsize):

@@ -15,13 +15,15 @@ import ctypes
 import numpy as np
 
 from . import _arrays, _enums
-from ._address import data_address
+from ._address import OFFSET as _OFFSET, data_address
 from ._library import check
-from ._plans import CACHE, Planned, Shapes, execute_raw, new_handle
+from ._plans import CACHE, Planned, Shapes, execute, new_handle
 
 _get = CACHE.get
+_lookup, _touch, _count_hit = CACHE.lookup, CACHE.touch, CACHE.count_hit
+_from_address = ctypes.c_void_p.from_address  # with _OFFSET: numpy's PyArray_DATA (_address)
+_id = id
 _ndarray = np.ndarray
-_c_void_p = ctypes.c_void_p
 _MISS = object()
 
 
@@ -46,7 +48,7 @@ def _finish(plan, addresses, out, out_given):
     out_address = data_address(out)
     if out_address % plan.out_itemsize:
         return _MISS
-    status = execute_raw(plan.handle, plan.pointer_array(addresses), _c_void_p(out_address))
+    status = execute(plan.handle, plan.pack_pointers(*addresses), out_address)
     if status:
         check(status)
     if not out_given and out.ndim == 0:
@@ -69,16 +71,24 @@ def _run(plan, arrays, out):
 
 def binary(op, x, y, rule, axis, out, dtype):
     """apply() for two inputs, with the hot path written out (the cache
-    look-up, the checks of _finish, the C call): most calls are this one."""
-    if (dtype is None and type(x) is _ndarray and type(y) is _ndarray
+    look-up, the address reads, the checks of _finish, the C call): most
+    calls are this one."""
+    if (dtype is None and type(x) is _ndarray and type(y) is _ndarray and _OFFSET
             and (out is None or type(out) is _ndarray)):
+        key = (op, rule, axis, None, None if out is None else out.strides,
+               x.shape, x.strides, x.dtype, y.shape, y.strides, y.dtype)
         try:
-            plan = _get((op, rule, axis, None, None if out is None else out.strides,
-                         x.shape, x.strides, x.dtype, y.shape, y.strides, y.dtype))
-        except TypeError:
+            plan = _lookup(key)
+        except TypeError:  # an unhashable argument: the general path says what
             plan = None
         if plan is not None:
-            xa, ya = data_address(x), data_address(y)
+            try:
+                _touch(key)
+            except KeyError:  # evicted by another thread just now: still valid
+                pass
+            _count_hit()
+            xa = _from_address(_id(x) + _OFFSET).value
+            ya = _from_address(_id(y) + _OFFSET).value
             sx, sy = plan.itemsizes
             if out is None:
                 result = np.empty(plan.shape, plan.result_dtype)
@@ -87,11 +97,10 @@ def binary(op, x, y, rule, axis, out, dtype):
                 result = out
             else:
                 result = None
-            if result is not None and not (xa % sx or ya % sy):
-                out_address = data_address(result)
-                if not out_address % plan.out_itemsize:
-                    status = execute_raw(plan.handle, plan.pointer_array((xa, ya)),
-                                         _c_void_p(out_address))
+            if result is not None and xa and ya and not (xa % sx or ya % sy):
+                out_address = _from_address(_id(result) + _OFFSET).value
+                if out_address and not out_address % plan.out_itemsize:
+                    status = execute(plan.handle, plan.pack_pointers(xa, ya), out_address)
                     if status:
                         check(status)
                     return result if out is not None or result.ndim else result[()]
