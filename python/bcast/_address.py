@@ -4,13 +4,15 @@
 microsecond, more than a whole 16-element add). numpy's C API reads the
 address from the array object itself (PyArray_DATA: the ``data`` field right
 after the object header), and CPython's id() is the object's address, so
-ctypes can read that field directly. The offset is found and checked at
-import against ``arr.ctypes.data`` on arrays of several kinds; where it does
-not hold (another Python implementation, a debug build's larger header),
-``data_address`` falls back to ``arr.ctypes.data``.
+ctypes can read that field directly. On CPython the offset is found and
+checked at import against ``arr.ctypes.data`` on arrays of several kinds;
+where it does not hold (a debug or free-threaded build's larger header), and
+on other Python implementations, OFFSET is None and ``data_address`` falls
+back to ``arr.ctypes.data``.
 """
 
 import ctypes
+import sys
 
 import numpy as np
 
@@ -22,6 +24,8 @@ def _slow(arr):
 
 
 def _find_offset():
+    if sys.implementation.name != "cpython":  # id() is not an address elsewhere
+        return None
     probes = [np.empty(3, "f4"), np.zeros((2, 3), "i8")[:, ::-1], np.ones(0, "u1"),
               np.ones((), "f8"), np.arange(10, dtype="i2")[3:], np.ones(4, ">f4")]
     for offset in (ctypes.sizeof(ctypes.c_void_p) * 2, ctypes.sizeof(ctypes.c_void_p) * 4):

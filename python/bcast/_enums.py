@@ -24,6 +24,10 @@ OPCODES = {name: code for code, name in enumerate("""
     logical_xor bitwise_and bitwise_or bitwise_xor shift_left shift_right mean
     select copy""".split())}
 
+# Ops whose 0-d result stays a 0-d array without out= (np.where and
+# np.broadcast_to do so); every other op gives a numpy scalar, as ufuncs do.
+ARRAY_RESULT_OPS = frozenset(("select", "copy"))
+
 # Ops whose result is BOOL whatever the input dtype.
 BOOL_RESULT_OPS = frozenset("""equal not_equal less less_equal greater greater_equal
     logical_and logical_or logical_xor""".split())
@@ -32,8 +36,9 @@ BFLOAT16 = "bfloat16"
 BF16_CODE = 3
 BOOL_CODE = 12
 
-# The C API's own dtype names (bcast_dtype order), also accepted where a dtype
-# is asked for.
+# The C API's own dtype names (bcast_dtype order), accepted where a dtype is
+# asked for unless numpy reads the name itself: to numpy "i8" is int64, "u8"
+# uint64 and "f16" float128, and numpy's meaning wins.
 DTYPE_NAMES = {name: code for code, name in enumerate(
     "f32 f64 f16 bf16 i8 u8 i16 u16 i32 u32 i64 u64 bool".split())}
 
@@ -92,9 +97,14 @@ _CODE_TO_NUMPY = {code: dtype for dtype, code in _NUMPY_TO_CODE.items()}
 
 def c_dtype_name(dtype):
     """(bcast_dtype code, numpy storage dtype) for one of the C API's dtype
-    names ("f32", "i64", "bf16"...), else None."""
+    names that numpy does not read itself ("f32", "i64", "bf16"...), else None."""
     if not isinstance(dtype, str):
         return None
+    try:
+        np.dtype(dtype)
+        return None  # numpy's own name ("i8" is int64 there, "bool" is bool)
+    except TypeError:
+        pass
     code = DTYPE_NAMES.get(dtype.strip().lower())
     if code is None:
         return None

@@ -2,20 +2,20 @@
 
 import ctypes
 import json
-import operator
+import struct
 import threading
 
 import numpy as np
 
 from . import _arrays, _enums
-from ._address import data_address
+from ._address import OFFSET as _OFFSET, data_address
 from ._library import check
 from ._plans import Planned, Shapes, execute as _execute, execute_raw as _execute_raw, new_handle
 from .errors import InvalidStateError
 
 _ndarray = np.ndarray
-_is = operator.is_
-_c_void_p = ctypes.c_void_p
+_from_address = ctypes.c_void_p.from_address  # with _OFFSET: numpy's PyArray_DATA (_address)
+_id = id
 _COPY = _enums.OPCODES["copy"]
 _SELECT = _enums.OPCODES["select"]
 
@@ -57,10 +57,6 @@ class Op:
     strides and an aligned address, and out= (if given) likewise; then it
     runs the plan once. Calling with other shapes is an error: plan again.
 
-    An Op keeps the arrays of its last call, and their addresses, until a
-    call with other arrays or close(): reading addresses is a good part of a
-    small call, and held arrays cannot be resized under it.
-
     Threads: any number of threads may call one Op at once. plan() makes a
     new C handle and swaps it in, so calls already running finish on the old
     plan; close() (or leaving a `with` block) drops the plan likewise.
@@ -76,12 +72,14 @@ class Op:
         self._axis = int(axis)
         self._result_dtype = (np.dtype(np.bool_) if self.name in _enums.BOOL_RESULT_OPS
                               else self._storage)
+        # A 0-d result without out= is a numpy scalar, as from a ufunc; select
+        # and copy keep it an array, as np.where and np.broadcast_to do.
+        self._scalar_results = self.name not in _enums.ARRAY_RESULT_OPS
         # Made now so that an (op, dtype) or parameter the library refuses
         # fails here, not at the first plan().
         self._fresh = self._new_plan()
         self._planning = threading.Lock()
         self._state = None  # (Planned, input checks, output checks), swapped whole
-        self._seen = ((), None, None, None)  # the last call's inputs, their C array, out, its pointer
 
     def _new_plan(self):
         return Planned(new_handle(self._opcode, self._code, self._rule, self._axis, self._mode),
@@ -138,10 +136,8 @@ class Op:
         return json.loads(self._planned()[0].describe())
 
     def close(self):
-        """Drops the plan (calls running on it finish first) and the arrays
-        of the last call; the Op can plan again."""
+        """Drops the plan (calls running on it finish first); the Op can plan again."""
         self._state = None
-        self._seen = ((), None, None, None)
 
     def __enter__(self):
         return self
@@ -192,44 +188,26 @@ class Op:
             out = np.empty(out_signature[0], out_signature[2])
         else:
             quick = False
-        if not quick:
+        if not quick or not _OFFSET:
             return self._checked_call(state, arrays, out)
-        # The C array of the last call's input addresses serves again while
-        # the same array objects come back (_seen keeps them alive, so their
-        # data cannot move: numpy refuses to resize an array referenced
-        # elsewhere), and likewise out's pointer.
-        seen_arrays, pointers, seen_out, out_pointer = self._seen
-        if n == 2:
-            same = len(seen_arrays) == 2 and seen_arrays[0] is x and seen_arrays[1] is y
-        else:
-            same = len(seen_arrays) == n and all(map(_is, arrays, seen_arrays))
-        if not same:
-            pointers = self._pointer_array(plan, arrays)
-            if pointers is None:
-                return self._checked_call(state, arrays, out)
-            seen_out = None
-        if out is not seen_out:
-            address = data_address(out)
-            if address % out.itemsize:
-                return self._checked_call(state, arrays, out)
-            out_pointer = _c_void_p(address)
-            if given:
-                self._seen = (arrays, pointers, out, out_pointer)
-        status = _execute_raw(plan.handle, pointers, out_pointer)
+        # Addresses are read on every call: numpy can give an array object new
+        # data in place (pickle's __setstate__, resize(refcheck=False)). The
+        # library checks their alignment and says which one is off.
+        try:
+            if n == 2:
+                pointers = plan.pack_pointers(_from_address(_id(x) + _OFFSET).value,
+                                              _from_address(_id(y) + _OFFSET).value)
+            else:
+                pointers = plan.pack_pointers(*[_from_address(_id(a) + _OFFSET).value
+                                                for a in arrays])
+        except struct.error:  # a NULL data pointer reads as None
+            return self._checked_call(state, arrays, out)
+        # The c_void_p over out's data field is passed as it is: its value
+        # is read by the call itself.
+        status = _execute_raw(plan.handle, pointers, _from_address(_id(out) + _OFFSET))
         if status:
             check(status)
-        return out if given or out.ndim else out[()]
-
-    def _pointer_array(self, plan, arrays):
-        """The inputs' addresses as the C array bcast_op_execute takes,
-        remembered with the arrays; None when one is misaligned."""
-        addresses = [data_address(a) for a in arrays]
-        for a, address in zip(arrays, addresses):
-            if address % a.itemsize:
-                return None
-        pointers = plan.pack_pointers(*addresses)
-        self._seen = (arrays, pointers, None, None)
-        return pointers
+        return out if given or out.ndim or not self._scalar_results else out[()]
 
     def _checked_call(self, state, arrays, out):
         """A call that missed the quick checks: every check with its own
@@ -264,7 +242,7 @@ class Op:
         else:
             out = np.empty(out_shape, self._result_dtype)
         check(_execute(plan.handle, plan.pack_pointers(*addresses), data_address(out)))
-        return out[()] if not given and out.ndim == 0 else out
+        return out if given or out.ndim or not self._scalar_results else out[()]
 
     def _as_input(self, value, i, dtype):
         if isinstance(value, _ndarray):

@@ -14,6 +14,7 @@ import collections
 import ctypes
 import itertools
 import struct
+import sys
 import threading
 
 from . import _enums
@@ -38,7 +39,7 @@ class Planned:
     plans it before sharing it; after that it is only executed."""
 
     __slots__ = ("handle", "shape", "result_dtype", "out_itemsize", "num_inputs", "itemsizes",
-                 "pack_pointers")
+                 "scalar_result", "pack_pointers")
 
     def __init__(self, handle, result_dtype):
         self.handle = handle  # a ctypes.c_void_p (new_handle), owned from here on
@@ -47,6 +48,7 @@ class Planned:
         self.shape = None
         self.num_inputs = 0
         self.itemsizes = ()  # each input's element size, for the alignment checks
+        self.scalar_result = True  # a 0-d result without out= becomes a numpy scalar
 
     def plan(self, inputs, out_strides=None, target=None, axes_mapping=None):
         """Plans the handle for `inputs` (a Shapes); with `target`, every input
@@ -95,41 +97,57 @@ DEFAULT_SIZE = 1024  # plans, each a few hundred bytes to a few KiB: a model's w
 
 class PlanCache:
     """A bounded LRU map from a call's key to its Planned, safe to share
-    between threads. Look-ups take no lock: a dict look-up and a move to the
-    end are single steps under the GIL (the keys hash and compare in C), so
-    they never see a half-done change; changes (put, clear, resize) take the
-    lock among themselves. The hit count is an itertools.count, whose next()
-    is one step too."""
+    between threads.
+
+    A hit is three steps that callers on the hot path make themselves:
+    lookup(key), touch(key) (a KeyError if another thread evicted the key
+    meanwhile: the plan is still valid) and, once the plan runs, count_hit().
+    With the GIL each is a single step (the keys hash and compare in C), so
+    they take no lock; changes (put, clear, resize) take it among themselves.
+    Without a GIL (a free-threaded build) lookup and touch take it too.
+    """
 
     def __init__(self, maxsize=DEFAULT_SIZE):
         self._plans = collections.OrderedDict()
         self._lock = threading.Lock()
         self._maxsize = maxsize
-        self._hits = itertools.count()
-        self._hits_before = 0  # the count at the last clear()
         self.misses = 0
-        # A hit, step by step, for a caller that inlines get(): lookup(key),
-        # then touch(key) (KeyError if another thread evicted it meanwhile:
-        # the plan is still valid) and count_hit().
-        self.lookup = self._plans.get
-        self.touch = self._plans.move_to_end
+        # next() of an itertools.count is one step: it counts the hits. Reading
+        # it takes a next() too, so reads are counted (under the lock) and
+        # subtracted.
+        self._hits = itertools.count()
+        self._reads = 0
+        self._hits_base = 0  # the count at the last clear()
         self.count_hit = self._hits.__next__
+        if _gil_enabled():
+            self.lookup = self._plans.get
+            self.touch = self._plans.move_to_end
+        else:
+            self.lookup = self._locked(self._plans.get)
+            self.touch = self._locked(self._plans.move_to_end)
+
+    def _locked(self, method):
+        def call(key):
+            with self._lock:
+                return method(key)
+        return call
+
+    def _count_now(self):
+        """The hits counted so far (call with the lock held)."""
+        n = next(self._hits) - self._reads
+        self._reads += 1
+        return n
 
     def get(self, key):
-        """The plan stored under key (counted as a hit), or None."""
+        """The plan stored under key, made the most recent, or None. Counts
+        nothing: the caller calls count_hit() when it runs the plan."""
         plan = self.lookup(key)
         if plan is not None:
             try:
                 self.touch(key)
             except KeyError:
                 pass
-            self.count_hit()
         return plan
-
-    @property
-    def hits(self):
-        # count(n) pickles as (count, (n,)): its next value, not consumed.
-        return self._hits.__reduce__()[1][0] - self._hits_before
 
     def put(self, key, plan):
         """Stores a plan just made for key (counted as a miss; another
@@ -147,7 +165,7 @@ class PlanCache:
     def clear(self):
         with self._lock:
             self._plans.clear()
-            self._hits_before += self.hits
+            self._hits_base = self._count_now()
             self.misses = 0
 
     def resize(self, maxsize):
@@ -158,7 +176,13 @@ class PlanCache:
 
     def info(self):
         with self._lock:
-            return CacheInfo(self.hits, self.misses, self._maxsize, len(self._plans))
+            return CacheInfo(self._count_now() - self._hits_base, self.misses, self._maxsize,
+                             len(self._plans))
+
+
+def _gil_enabled():
+    check_gil = getattr(sys, "_is_gil_enabled", None)  # Python 3.13 and later
+    return check_gil is None or check_gil()
 
 
 CACHE = PlanCache()
@@ -166,8 +190,8 @@ CACHE = PlanCache()
 
 def plan_cache_info():
     """The package's plan cache: CacheInfo(hits, misses, maxsize, currsize),
-    as functools.lru_cache reports it. A hit is a look-up that found a plan,
-    a miss a plan that had to be made."""
+    as functools.lru_cache reports it. A hit is a call that ran a cached
+    plan, a miss a plan that had to be made."""
     return CACHE.info()
 
 

@@ -37,10 +37,19 @@ def _key(op, rule, axis, extra, arrays, out):
     return tuple(key)
 
 
-def _finish(plan, addresses, out, out_given):
-    """Checks a given out= against the plan and aligned, or allocates it;
-    runs the plan. The result, or _MISS with nothing run."""
-    if out is None:
+def _run(plan, arrays, out, cached):
+    """Runs plan on arrays into out (allocated if None) and returns the
+    result, or _MISS with nothing run when an address is not aligned to its
+    element size or out= does not fit the plan: the general path copies such
+    inputs and explains such outputs. cached: count the run as a cache hit."""
+    addresses = []
+    for a, itemsize in zip(arrays, plan.itemsizes):
+        address = data_address(a)
+        if address % itemsize:
+            return _MISS
+        addresses.append(address)
+    given = out is not None
+    if not given:
         out = np.empty(plan.shape, plan.result_dtype)
     elif (out.dtype != plan.result_dtype or out.shape != plan.shape
           or not out.flags.writeable):
@@ -48,25 +57,14 @@ def _finish(plan, addresses, out, out_given):
     out_address = data_address(out)
     if out_address % plan.out_itemsize:
         return _MISS
+    if cached:
+        _count_hit()
     status = execute(plan.handle, plan.pack_pointers(*addresses), out_address)
     if status:
         check(status)
-    if not out_given and out.ndim == 0:
-        return out[()]  # numpy's ufuncs give a scalar, not a 0-d array
-    return out
-
-
-def _run(plan, arrays, out):
-    """Executes plan and returns the result, or _MISS (nothing run) when an
-    address is not aligned to its element size or out= does not fit the plan:
-    the general path copies such inputs and explains such outputs."""
-    addresses = []
-    for a, itemsize in zip(arrays, plan.itemsizes):
-        address = data_address(a)
-        if address % itemsize:
-            return _MISS
-        addresses.append(address)
-    return _finish(plan, addresses, out, out is not None)
+    if given or out.ndim or not plan.scalar_result:
+        return out
+    return out[()]  # a ufunc gives a numpy scalar, not a 0-d array
 
 
 def binary(op, x, y, rule, axis, out, dtype):
@@ -86,7 +84,6 @@ def binary(op, x, y, rule, axis, out, dtype):
                 _touch(key)
             except KeyError:  # evicted by another thread just now: still valid
                 pass
-            _count_hit()
             xa = _from_address(_id(x) + _OFFSET).value
             ya = _from_address(_id(y) + _OFFSET).value
             sx, sy = plan.itemsizes
@@ -100,6 +97,7 @@ def binary(op, x, y, rule, axis, out, dtype):
             if result is not None and xa and ya and not (xa % sx or ya % sy):
                 out_address = _from_address(_id(result) + _OFFSET).value
                 if out_address and not out_address % plan.out_itemsize:
+                    _count_hit()
                     status = execute(plan.handle, plan.pack_pointers(xa, ya), out_address)
                     if status:
                         check(status)
@@ -127,7 +125,7 @@ def apply(op, values, *, rule="numpy", axis=-1, out=None, dtype=None, condition=
             except TypeError:
                 plan = None
             if plan is not None:
-                result = _run(plan, values, out)
+                result = _run(plan, values, out, True)
                 if result is not _MISS:
                     return result
     return _prepared(op, values, rule, axis, out, dtype, condition, target, expand_mode,
@@ -157,7 +155,8 @@ def _prepared(op, values, rule, axis, out, dtype, condition, target, expand_mode
         extra = (dtype, target, expand_mode, axes_mapping)
     key = _key(op, rule, axis, extra, arrays, out)
     plan = _get(key)
-    if plan is None:
+    cached = plan is not None
+    if not cached:
         plan = Planned(new_handle(_enums.opcode(op), code, rule_code, axis, mode_code),
                        result_dtype)
         inputs = Shapes([a.shape for a in arrays], [_arrays.element_strides(a) for a in arrays])
@@ -167,10 +166,11 @@ def _prepared(op, values, rule, axis, out, dtype, condition, target, expand_mode
             if not out.flags.c_contiguous:  # plan again for out's own layout
                 plan.plan(inputs, _arrays.element_strides(out), target, axes_mapping)
         plan.itemsizes = tuple(a.itemsize for a in arrays)
+        plan.scalar_result = op not in _enums.ARRAY_RESULT_OPS
         CACHE.put(key, plan)
     elif out is not None:
         _arrays.check_out_shape(out, plan.shape, what)
-    result = _run(plan, arrays, out)
+    result = _run(plan, arrays, out, cached)
     if result is _MISS:  # only an out= that the library cannot write gets here
         raise ValueError("%s: out is misaligned" % what)
     return result

@@ -10,7 +10,8 @@ arrays holding bfloat16 bits). x is the first operand, y the second; input 0
 is the primary operand of the unidirectional, pdpd and onnx_legacy rules.
 Comparisons and logical ops return bool arrays; every other op returns the
 inputs' dtype. As with numpy's ufuncs, a 0-d result is returned as a numpy
-scalar unless out= is given; out=(array,) is accepted too.
+scalar unless out= is given (select and expand return a 0-d array, as
+np.where and np.broadcast_to do); out=(array,) is accepted too.
 """
 
 from ._run import apply, binary

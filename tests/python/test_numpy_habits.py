@@ -47,6 +47,24 @@ def test_with_out_the_result_is_out(function, ufunc, inputs):
         np.testing.assert_array_equal(out, expected)
 
 
+def test_select_and_expand_give_0_d_arrays_as_numpy_does():
+    cond, x, y = np.array(True), np.array(1.5, "f4"), np.array(2.5, "f4")
+    got = bcast.select(cond, x, y)
+    assert type(got) is type(np.where(cond, x, y)) is np.ndarray and got == 1.5
+    got = bcast.expand(x, ())
+    assert type(got) is type(np.broadcast_to(x, ())) is np.ndarray and got == 1.5
+
+
+def test_dtype_names_keep_numpys_meaning():
+    a = np.arange(3)  # int64
+    got = bcast.add(a, a * 100, dtype="i8")  # numpy's i8: int64, not int8
+    assert got.dtype == np.int64
+    np.testing.assert_array_equal(got, [0, 101, 202])
+    assert bcast.add(np.ones(2, "i4"), np.ones(2, "i4"), dtype="i32").dtype == np.int32
+    with pytest.raises(bcast.UnsupportedError):
+        bcast.add(np.ones(2), np.ones(2), dtype="f16")  # numpy's f16 is float128
+
+
 def test_out_tuple_of_more_than_one_array_is_refused():
     a = np.ones(3, "f4")
     with pytest.raises(TypeError, match="out must be one array"):

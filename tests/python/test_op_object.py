@@ -4,7 +4,9 @@ path of construction, plan() and a call.
 Run by ctest as "python: package (pytest)" (see test_package.py for how to
 run it by hand).
 """
+import sys
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -34,7 +36,8 @@ def test_the_issue_example():
 
 
 @pytest.mark.parametrize("name, dtype", [("f32", "f4"), ("float64", "f8"), (np.int16, "i2"),
-                                         ("u8", "u1"), ("i64", "i8"), ("f16", "f2")])
+                                         ("u16", "u2"), ("i64", "i8"), ("float16", "f2"),
+                                         ("i8", "i8"), ("u8", "u8")])  # numpy's i8, u8 win
 def test_dtypes_by_any_name(name, dtype):
     a = (rand((5, 6)) * 10).astype(dtype)
     op = bcast.Op("mul", name)
@@ -146,7 +149,7 @@ def test_call_errors():
     with pytest.raises(ValueError, match="input 0 has byte strides"):
         op(rand((3, 2)).T, b)
     raw = np.zeros(4 * 3 + 1, np.uint8)
-    with pytest.raises(ValueError, match="input 1 is not aligned"):
+    with pytest.raises(bcast.InvalidArgumentError, match="input 1 at 0x[0-9a-f]+ is not aligned"):
         op(a, raw[1:].view("f4"))
     with pytest.raises(TypeError, match="out has dtype float64"):
         op(a, b, out=np.empty((2, 3), "f8"))
@@ -181,31 +184,66 @@ def test_with_block_and_repr():
 
 
 def test_many_threads_call_one_op_while_it_is_planned_again():
-    a, b = rand((64, 33)), rand((33,))
-    expected = a * b
+    # The plan flips between two layouts while threads call: a call either
+    # meets the plan of its own arrays and must be right, or is refused.
+    wide, row = rand((64, 33)), rand((33,))
+    tall = rand((33, 64)).T  # the same shape, other strides
+    cases = [(wide, row, wide * row), (tall, row, tall * row)]
+    layouts = [([wide.shape, row.shape], None), ([tall.shape, row.shape], [[1, 64], None])]
     op = bcast.Op("mul", "f32")
-    op.plan([a.shape, b.shape])
-    failures = []
+    op.plan(*layouts[0])
+    failures, counts = [], [0, 0]
     stop = threading.Event()
 
-    def call():
-        out = np.empty_like(expected)
-        for _ in range(300):
-            op(a, b, out=out)
+    def call(which):
+        a, b, expected = cases[which]
+        out = np.empty(expected.shape, "f4")
+        deadline = time.monotonic() + 10
+        while counts[which] < 3000 and time.monotonic() < deadline:
+            try:
+                op(a, b, out=out)
+            except ValueError as e:
+                if "byte strides" not in str(e):
+                    failures.append(str(e))
+                continue
+            counts[which] += 1
             if not np.array_equal(out, expected):
                 failures.append("mismatch")
 
     def replan():
+        i = 0
         while not stop.is_set():
-            op.plan([a.shape, b.shape])  # a new handle swapped in under the callers
+            i += 1
+            op.plan(*layouts[i % 2])  # a new handle swapped in under the callers
 
-    planner = threading.Thread(target=replan)
-    planner.start()
-    callers = [threading.Thread(target=call) for _ in range(6)]
-    for t in callers:
-        t.start()
-    for t in callers:
-        t.join()
-    stop.set()
-    planner.join()
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads take turns often, not every 5 ms
+    try:
+        planner = threading.Thread(target=replan)
+        planner.start()
+        callers = [threading.Thread(target=call, args=(i % 2,)) for i in range(6)]
+        for t in callers:
+            t.start()
+        for t in callers:
+            t.join()
+        stop.set()
+        planner.join()
+    finally:
+        sys.setswitchinterval(interval)
     assert failures == []
+    assert min(counts) > 0  # both layouts ran
+
+
+def test_an_array_given_new_data_in_place_is_read_at_its_new_address():
+    # numpy lets an array object take new data in place (pickle's
+    # __setstate__): a call must not use an address read before.
+    op = bcast.Op("add", "f32")
+    op.plan([(1024,), (1024,)])
+    a, b, out = np.ones(1024, "f4"), np.ones(1024, "f4"), np.empty(1024, "f4")
+    op(a, b, out=out)
+    a.__setstate__((1, (1024,), np.dtype("f4"), False, np.full(1024, 5, "f4").tobytes()))
+    out.__setstate__((1, (1024,), np.dtype("f4"), False, bytes(4096)))
+    victim = np.zeros(1024, "f4")  # may land where out's old data was
+    assert op(a, b, out=out) is out
+    np.testing.assert_array_equal(out, np.full(1024, 6, "f4"))
+    np.testing.assert_array_equal(victim, np.zeros(1024, "f4"))

@@ -160,6 +160,19 @@ def test_errors_are_not_cached_and_stay_as_clear():
         bcast.add(a[0], a[0], out=np.empty((3, 5), "f8"))
 
 
+def test_a_hit_is_a_call_that_ran_a_cached_plan():
+    raw = np.zeros(4 * 8 + 1, np.uint8)
+    view = raw[1:].view("f4")  # misaligned: its key finds a plan, the copy runs it
+    aligned = np.arange(8, dtype="f4")
+    bcast.add(aligned, aligned)
+    for _ in range(3):
+        bcast.add(view, aligned)
+    with pytest.raises(ValueError, match="out has shape"):
+        bcast.add(aligned, aligned, out=np.empty(3, "f4"))
+    info = bcast.plan_cache_info()
+    assert (info.hits, info.misses) == (3, 1)  # the refused call ran and cached nothing
+
+
 def test_misaligned_inputs_are_copied_even_when_their_plan_is_cached():
     raw = np.zeros(4 * 8 + 1, np.uint8)
     view = raw[1:].view("f4")  # a float32 view at an odd address
@@ -195,4 +208,4 @@ def test_threads_hammering_mixed_shapes_with_evictions():
         t.join()
     assert failures == []
     info = bcast.plan_cache_info()
-    assert info.currsize == 3 and info.hits + info.misses >= 8 * 40 * len(cases)
+    assert info.currsize == 3 and info.hits + info.misses == 8 * 40 * len(cases)
