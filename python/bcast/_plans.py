@@ -5,8 +5,8 @@ shape) and some Python work around them; running a cached one costs a single
 bcast_op_execute. Thread safety rests on one rule: a Planned is planned
 before anybody else can see it and never planned again, so any number of
 threads may execute it at once, which the C API allows on a planned op. The
-cache only ever hands out such objects; its dictionary is guarded by a lock.
-A plan evicted (or cleared) while another thread still runs it is destroyed
+cache only ever hands out such objects (PlanCache says when it locks). A
+plan evicted (or cleared) while another thread still runs it is destroyed
 when that thread lets go of it, not before.
 """
 
@@ -35,10 +35,10 @@ _destroy = lib.bcast_op_destroy
 
 class Planned:
     """One bcast_op handle and, once planned, what a caller needs to run it:
-    the output shape and dtype and the number of inputs. Whoever creates one
+    the output shape and dtype and the packing of the input pointers. Whoever creates one
     plans it before sharing it; after that it is only executed."""
 
-    __slots__ = ("handle", "shape", "result_dtype", "out_itemsize", "num_inputs", "itemsizes",
+    __slots__ = ("handle", "shape", "result_dtype", "out_itemsize", "itemsizes",
                  "scalar_result", "pack_pointers")
 
     def __init__(self, handle, result_dtype):
@@ -46,7 +46,6 @@ class Planned:
         self.result_dtype = result_dtype
         self.out_itemsize = 1 if result_dtype is None else result_dtype.itemsize
         self.shape = None
-        self.num_inputs = 0
         self.itemsizes = ()  # each input's element size, for the alignment checks
         self.scalar_result = True  # a 0-d result without out= becomes a numpy scalar
 
@@ -66,16 +65,10 @@ class Planned:
         dims, rank = (c_i64 * MAX_RANK)(), c_size()
         check(lib.bcast_op_output_shape(self.handle, MAX_RANK, ctypes.byref(rank), dims))
         self.shape = tuple(dims[:rank.value])
-        self.num_inputs = inputs.count
         # pack_pointers(*addresses): the inputs' addresses as the C array that
         # bcast_op_execute reads, in a bytes object (a fifth of the cost of a
         # ctypes array; immutable, so threads may share one).
         self.pack_pointers = struct.Struct("%dP" % max(inputs.count, 1)).pack
-
-    def execute(self, addresses, out_address):
-        """Runs the plan on input addresses (ints) into out_address; returns the
-        bcast_status (the caller raises, so the message is read on its thread)."""
-        return execute(self.handle, self.pack_pointers(*addresses), out_address)
 
     def describe(self):
         """bcast_op_describe's JSON text."""

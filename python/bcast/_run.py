@@ -3,9 +3,8 @@
 Plans are cached (_plans.CACHE) under everything that decides them: the op,
 the dtype= argument, rule, axis, expand target, mode and mapping, and every
 input's shape, byte strides and dtype, and the output's strides when out= is
-given. A call whose
-inputs are all ndarrays the library can read as they are looks its plan up
-straight away (the fast path); anything else (Python scalars, lists, other
+given. A call whose inputs are all ndarrays the library can read as they are
+looks its plan up straight away (the fast path); anything else (Python scalars, lists, other
 dtypes, copies the library needs) is prepared first and then looked up the
 same way, under the key of what is finally executed.
 """
@@ -69,8 +68,8 @@ def _run(plan, arrays, out, cached):
 
 def binary(op, x, y, rule, axis, out, dtype):
     """apply() for two inputs, with the hot path written out (the cache
-    look-up, the address reads, the checks of _finish, the C call): most
-    calls are this one."""
+    look-up, the address reads, the checks of _run, the C call): most calls
+    are this one."""
     if (dtype is None and type(x) is _ndarray and type(y) is _ndarray and _OFFSET
             and (out is None or type(out) is _ndarray)):
         key = (op, rule, axis, None, None if out is None else out.strides,
