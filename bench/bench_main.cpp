@@ -117,7 +117,7 @@ int main(int argc, char** argv) {
     const char* env = std::getenv("BCAST_MAX_ISA");
     run.env_cap = env ? env : "";
     run.caps = options.caps;
-    run.reference_isa = bench::reference_isa();
+    run.reference_isa = roofline::reference_isa();
     run.smoke = options.smoke;
     for (const std::string& cap : run.caps) {
         if (!cap.empty() && bcast_set_max_isa(cap.c_str()) != BCAST_OK) {

@@ -6,8 +6,6 @@
 #include "reference_loops.hpp"
 #include "reference_streaming.hpp"
 
-#include <array>
-
 namespace bench {
 namespace {
 
@@ -18,24 +16,20 @@ Batch typed_reference(const Case& c, const Operands& ops, bool streaming) {
     T* out = ops.out.as<T>();
     const std::size_t n = static_cast<std::size_t>(ops.out_count);
     if (c.reference == Reference::AddStreams) {
-        if (streaming) return repeated([=] { reference_add_streaming(a, b, out, n); });
-        return repeated([=] { reference_add(a, b, out, n); });
+        if (streaming) return repeated([=] { roofline::reference_add_streaming(a, b, out, n); });
+        return repeated([=] { roofline::reference_add(a, b, out, n); });
     }
-    if (streaming) return repeated([=] { reference_add_scalar_streaming(a, T(3), out, n); });
-    return repeated([=] { reference_add_scalar(a, T(3), out, n); });
+    if (streaming) {
+        return repeated([=] { roofline::reference_add_scalar_streaming(a, T(3), out, n); });
+    }
+    return repeated([=] { roofline::reference_add_scalar(a, T(3), out, n); });
 }
 
 Batch write_reference(const Operands& ops, bool streaming) {
-    static const std::array<float, kWritePatternLength> pattern = [] {
-        std::array<float, kWritePatternLength> p{};
-        for (std::size_t i = 0; i < p.size(); ++i) p[i] = static_cast<float>(i);
-        return p;
-    }();
-    const float* p = pattern.data();
     float* out = ops.out.as<float>();
     const std::size_t n = static_cast<std::size_t>(ops.out_count);
-    if (streaming) return repeated([=] { reference_write_streaming(p, out, n); });
-    return repeated([=] { reference_write(p, out, n); });
+    if (streaming) return repeated([=] { roofline::reference_write_streaming(out, n); });
+    return repeated([=] { roofline::reference_write(out, n); });
 }
 
 // The reference loop moving the case's bytes (16-bit integers stand in for f16).
@@ -86,7 +80,7 @@ CaseResult run_case(const Case& c, const std::vector<std::string>& caps, const B
     }
 
     // Variants: normal-store reference, streaming reference, then one per cap.
-    const bool streaming = streaming_available();
+    const bool streaming = roofline::streaming_available();
     const std::size_t first_plan = streaming ? 2 : 1;
     std::vector<Batch> variants{make_reference(c, ops, false)};
     if (streaming) variants.push_back(make_reference(c, ops, true));

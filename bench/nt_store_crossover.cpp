@@ -36,15 +36,14 @@ bench::Interleaved measure(const Pattern& p, const float* a, const float* b, flo
                            std::size_t n, const bench::Budget& budget) {
     std::vector<bench::Batch> variants;
     if (p.inputs == 2) {
-        variants = {bench::repeated([=] { bench::reference_add(a, b, y, n); }),
-                    bench::repeated([=] { bench::reference_add_streaming(a, b, y, n); })};
+        variants = {bench::repeated([=] { roofline::reference_add(a, b, y, n); }),
+                    bench::repeated([=] { roofline::reference_add_streaming(a, b, y, n); })};
     } else if (p.inputs == 1) {
-        variants = {bench::repeated([=] { bench::reference_add_scalar(a, 2.f, y, n); }),
-                    bench::repeated([=] { bench::reference_add_scalar_streaming(a, 2.f, y, n); })};
+        variants = {bench::repeated([=] { roofline::reference_add_scalar(a, 2.f, y, n); }),
+                    bench::repeated([=] { roofline::reference_add_scalar_streaming(a, 2.f, y, n); })};
     } else {
-        // a's first 64 values are the write pattern; they stay in L1.
-        variants = {bench::repeated([=] { bench::reference_write(a, y, n); }),
-                    bench::repeated([=] { bench::reference_write_streaming(a, y, n); })};
+        variants = {bench::repeated([=] { roofline::reference_write(y, n); }),
+                    bench::repeated([=] { roofline::reference_write_streaming(y, n); })};
     }
     return bench::run_interleaved(variants, budget);
 }
@@ -57,7 +56,7 @@ int run(std::size_t max_mib, double budget_ms) {
                 bench::format_bytes(static_cast<double>(m.llc_bytes)).c_str(),
                 m.transparent_huge_pages.c_str(), m.date_utc.c_str());
     std::printf("- normal stores: the `%s` clone of the roofline loops; streaming: AVX2 _mm256_stream_si256\n",
-                bench::reference_isa());
+                roofline::reference_isa());
     std::printf("- GB/s counts the bytes the loop names (inputs + output), from the min time; "
                 "`store / stream` is the median over rounds of the time ratio (> 1: streaming wins).\n\n");
     std::printf("| output | pattern | working set | in | store GB/s | stream GB/s | store / stream |\n");
@@ -116,7 +115,7 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
-    if (bench::streaming_available()) return run(max_mib, budget_ms);
+    if (roofline::streaming_available()) return run(max_mib, budget_ms);
     std::printf("bcast_nt_crossover: needs an x86-64 CPU with AVX2; nothing measured\n");
     return 0;
 }

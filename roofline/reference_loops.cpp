@@ -1,16 +1,18 @@
 #include "reference_loops.hpp"
 
+#include "write_pattern.hpp"
+
 // One clone per vector ISA, chosen by the loader (ifunc): no -m flag needed,
 // and the loops run at the widest vectors the CPU has.
 #if defined(__x86_64__) && defined(__GNUC__)
-#define BENCH_BEST_ISA __attribute__((target_clones("avx512f", "avx2", "default")))
-#define BENCH_HAVE_CLONES 1
+#define ROOFLINE_BEST_ISA __attribute__((target_clones("avx512f", "avx2", "default")))
+#define ROOFLINE_HAVE_CLONES 1
 #else
-#define BENCH_BEST_ISA
-#define BENCH_HAVE_CLONES 0
+#define ROOFLINE_BEST_ISA
+#define ROOFLINE_HAVE_CLONES 0
 #endif
 
-namespace bench {
+namespace roofline {
 namespace {
 
 // Integer lanes wrap like the C API's integer ADD; the cast keeps -Wconversion
@@ -33,32 +35,32 @@ inline __attribute__((always_inline)) void add_scalar_loop(const T* __restrict a
 
 }  // namespace
 
-BENCH_BEST_ISA void reference_add(const float* a, const float* b, float* y, std::size_t n) {
+ROOFLINE_BEST_ISA void reference_add(const float* a, const float* b, float* y, std::size_t n) {
     add_loop(a, b, y, n);
 }
-BENCH_BEST_ISA void reference_add(const std::uint16_t* a, const std::uint16_t* b,
+ROOFLINE_BEST_ISA void reference_add(const std::uint16_t* a, const std::uint16_t* b,
                                   std::uint16_t* y, std::size_t n) {
     add_loop(a, b, y, n);
 }
-BENCH_BEST_ISA void reference_add(const std::int8_t* a, const std::int8_t* b, std::int8_t* y,
+ROOFLINE_BEST_ISA void reference_add(const std::int8_t* a, const std::int8_t* b, std::int8_t* y,
                                   std::size_t n) {
     add_loop(a, b, y, n);
 }
 
-BENCH_BEST_ISA void reference_add_scalar(const float* a, float c, float* y, std::size_t n) {
+ROOFLINE_BEST_ISA void reference_add_scalar(const float* a, float c, float* y, std::size_t n) {
     add_scalar_loop(a, c, y, n);
 }
-BENCH_BEST_ISA void reference_add_scalar(const std::uint16_t* a, std::uint16_t c,
+ROOFLINE_BEST_ISA void reference_add_scalar(const std::uint16_t* a, std::uint16_t c,
                                          std::uint16_t* y, std::size_t n) {
     add_scalar_loop(a, c, y, n);
 }
-BENCH_BEST_ISA void reference_add_scalar(const std::int8_t* a, std::int8_t c, std::int8_t* y,
+ROOFLINE_BEST_ISA void reference_add_scalar(const std::int8_t* a, std::int8_t c, std::int8_t* y,
                                          std::size_t n) {
     add_scalar_loop(a, c, y, n);
 }
 
-BENCH_BEST_ISA void reference_write(const float* pattern, float* y, std::size_t n) {
-    const float* __restrict p = pattern;
+ROOFLINE_BEST_ISA void reference_write(float* y, std::size_t n) {
+    const float* __restrict p = kWritePattern.values;
     float* __restrict out = y;
     std::size_t i = 0;
     for (; i + kWritePatternLength <= n; i += kWritePatternLength) {
@@ -68,7 +70,7 @@ BENCH_BEST_ISA void reference_write(const float* pattern, float* y, std::size_t 
 }
 
 const char* reference_isa() {
-#if BENCH_HAVE_CLONES
+#if ROOFLINE_HAVE_CLONES
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx512f")) return "avx512f";
     if (__builtin_cpu_supports("avx2")) return "avx2";
@@ -76,4 +78,4 @@ const char* reference_isa() {
     return "baseline";
 }
 
-}  // namespace bench
+}  // namespace roofline
