@@ -1,8 +1,10 @@
 // bcast_bench: the "bcast fast" case matrix against same-run roofline loops.
 //
-//   bcast_bench [--isa NAME[,NAME...]] [--json FILE] [--filter TEXT]
-//               [--budget-ms N] [--smoke] [--list]
+//   bcast_bench [--isa NAME[,NAME...]] [--offsets LIST] [--json FILE]
+//               [--filter TEXT] [--budget-ms N] [--smoke] [--list] [--help]
 //
+// Every case runs once per offset layout (offset_layouts.hpp): operands 64-byte
+// aligned, all at +4 B, all at +16 B (what malloc and numpy give), and mixed.
 // --isa caps the kernel set with bcast_set_max_isa (several caps are planned
 // side by side and timed in the same rounds); without it BCAST_MAX_ISA, read
 // by the library at load time, applies. --smoke runs every case at tiny sizes
@@ -10,6 +12,7 @@
 // tab-separated case per line (compare_numpy.py reads it).
 #include "case_runner.hpp"
 #include "cases.hpp"
+#include "offset_layouts.hpp"
 #include "overheads.hpp"
 #include "reference_loops.hpp"
 #include "report.hpp"
@@ -26,11 +29,13 @@ namespace {
 
 struct Options {
     std::vector<std::string> caps{""};
+    std::vector<bench::OffsetLayout> layouts = bench::all_offset_layouts();
     std::string json_path;
     std::string filter;
     double budget_ms = 2000;
     bool smoke = false;
     bool list = false;
+    bool help = false;
 };
 
 constexpr std::int64_t kSmokeExtent = 33;
@@ -46,33 +51,66 @@ std::vector<std::string> split_commas(const std::string& text) {
     return parts;
 }
 
-int usage(const char* program) {
-    std::fprintf(stderr,
-                 "usage: %s [--isa NAME[,NAME...]] [--json FILE] [--filter TEXT] "
-                 "[--budget-ms N] [--smoke] [--list]\n",
-                 program);
+const char* const kUsage =
+    "usage: %s [--isa NAME[,NAME...]] [--offsets LIST] [--json FILE] [--filter TEXT]\n"
+    "       [--budget-ms N] [--smoke] [--list] [--help]\n";
+
+const char* const kHelp =
+    "\n"
+    "Times bcast's ADD on the case matrix against same-run roofline loops.\n"
+    "\n"
+    "  --isa NAMES     cap the kernel set (bcast_set_max_isa); several caps are timed\n"
+    "                  side by side (default: BCAST_MAX_ISA, or none)\n"
+    "  --offsets LIST  operand layouts to run each case at (default 0,4,16,mixed):\n"
+    "                  0, 4, 16  both inputs and the output that many bytes past a\n"
+    "                            64-byte boundary (malloc and numpy give 16)\n"
+    "                  mixed     a +0, b +4, output +16 (no two alike)\n"
+    "                  The reference loops run on the same buffers at the same offsets.\n"
+    "  --json FILE     also write the results as JSON\n"
+    "  --filter TEXT   only cases whose 'label dtype' contains TEXT\n"
+    "  --budget-ms N   measuring time per row (default 2000)\n"
+    "  --smoke         every case at tiny sizes, for a quick check (ctest)\n"
+    "  --list          print the case matrix, one tab-separated case per line\n";
+
+int usage(const char* program, const std::string& error) {
+    if (!error.empty()) std::fprintf(stderr, "bcast_bench: %s\n", error.c_str());
+    std::fprintf(stderr, kUsage, program);
     return 2;
 }
 
-bool parse(int argc, char** argv, Options& o) {
+// false with `error` saying why.
+bool parse(int argc, char** argv, Options& o, std::string& error) {
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         const bool has_value = i + 1 < argc;
-        if (arg == "--smoke") {
+        if (arg == "--help" || arg == "-h") {
+            o.help = true;
+        } else if (arg == "--smoke") {
             o.smoke = true;
         } else if (arg == "--list") {
             o.list = true;
         } else if (arg == "--isa" && has_value) {
             o.caps = split_commas(argv[++i]);
-            if (o.caps.empty()) return false;
+            if (o.caps.empty()) {
+                error = "--isa needs at least one name";
+                return false;
+            }
+        } else if (arg == "--offsets" && has_value) {
+            if (!bench::parse_offset_layouts(argv[++i], o.layouts, error)) return false;
         } else if (arg == "--json" && has_value) {
             o.json_path = argv[++i];
         } else if (arg == "--filter" && has_value) {
             o.filter = argv[++i];
         } else if (arg == "--budget-ms" && has_value) {
             o.budget_ms = std::atof(argv[++i]);
-            if (!(o.budget_ms > 0)) return false;
+            if (!(o.budget_ms > 0)) {
+                error = "bad --budget-ms '" + std::string(argv[i]) + "' (milliseconds, > 0)";
+                return false;
+            }
         } else {
+            const bool takes_value = arg == "--isa" || arg == "--offsets" || arg == "--json" ||
+                                     arg == "--filter" || arg == "--budget-ms";
+            error = takes_value ? arg + " needs a value" : "unknown argument '" + arg + "'";
             return false;
         }
     }
@@ -103,7 +141,13 @@ bench::Budget case_budget(const Options& o) {
 
 int main(int argc, char** argv) {
     Options options;
-    if (!parse(argc, argv, options)) return usage(argv[0]);
+    std::string error;
+    if (!parse(argc, argv, options, error)) return usage(argv[0], error);
+    if (options.help) {
+        std::printf(kUsage, argv[0]);
+        std::fputs(kHelp, stdout);
+        return 0;
+    }
     const std::vector<bench::Case> cases = bench::benchmark_cases();
     if (options.list) {
         print_list(cases);
@@ -119,6 +163,7 @@ int main(int argc, char** argv) {
     run.caps = options.caps;
     run.reference_isa = roofline::reference_isa();
     run.smoke = options.smoke;
+    run.layouts = options.layouts;
     for (const std::string& cap : run.caps) {
         if (!cap.empty() && bcast_set_max_isa(cap.c_str()) != BCAST_OK) {
             std::fprintf(stderr, "bcast_bench: unknown ISA '%s': %s\n", cap.c_str(), bcast_last_error());
@@ -135,9 +180,11 @@ int main(int argc, char** argv) {
         const std::string name = full.label + " " + bench::dtype_name(full.dtype);
         if (!options.filter.empty() && name.find(options.filter) == std::string::npos) continue;
         const bench::Case c = options.smoke ? bench::shrunk(full, kSmokeExtent) : full;
-        results.push_back(bench::run_case(c, run.caps, budget, run.machine));
-        bench::print_case_row(stdout, results.size(), results.back());
-        failed = failed || !results.back().error.empty();
+        for (const bench::OffsetLayout& layout : options.layouts) {
+            results.push_back(bench::run_case(c, layout, run.caps, budget, run.machine));
+            bench::print_case_row(stdout, results.size(), results.back());
+            failed = failed || !results.back().error.empty();
+        }
     }
     const std::vector<bench::OverheadResult> overheads = bench::measure_overheads(run.caps, options.smoke);
     bench::print_overheads(stdout, overheads);

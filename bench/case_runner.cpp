@@ -64,11 +64,18 @@ std::string plan_and_check(const Case& c, const std::string& cap, Operands& ops,
 
 }  // namespace
 
-CaseResult run_case(const Case& c, const std::vector<std::string>& caps, const Budget& budget,
+CaseResult run_case(const Case& c, const OffsetLayout& layout,
+                    const std::vector<std::string>& caps, const Budget& budget,
                     const MachineInfo& machine) {
     CaseResult result;
     result.c = c;
-    Operands ops(c);
+    result.layout = layout;
+    const std::size_t size = bcast_dtype_size(c.dtype);
+    if (layout.a % size || layout.b % size || layout.out % size) {
+        result.error = "offsets not a multiple of the element size";
+        return result;
+    }
+    Operands ops(c, layout);
     result.bytes = ops.bytes_moved();
     result.where = residency(result.bytes, machine);
 

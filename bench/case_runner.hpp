@@ -1,10 +1,12 @@
-// One row of the benchmark: plan the case once per requested ISA cap, check
-// the output against the oracle, then time the roofline references (normal
-// and streaming stores) and every plan interleaved.
+// One row of the benchmark: one case at one offset layout. Plan the case once
+// per requested ISA cap, check the output against the oracle, then time the
+// roofline references (normal and streaming stores) and every plan
+// interleaved, all on the same buffers at the same offsets.
 #pragma once
 
 #include "cases.hpp"
 #include "machine_info.hpp"
+#include "offset_layouts.hpp"
 #include "timing.hpp"
 
 #include <string>
@@ -22,6 +24,7 @@ struct IsaResult {
 
 struct CaseResult {
     Case c;             // as run (shrunk in smoke mode); c.label names the full case
+    OffsetLayout layout;  // where a, b and the output start
     double bytes = 0;   // read + written, each operand once
     const char* where = "";  // cache level holding the working set
     // The roofline: per round the faster of the plain loop with normal stores
@@ -33,7 +36,8 @@ struct CaseResult {
     std::string error;  // planning, execution or a wrong result; empty when fine
 };
 
-CaseResult run_case(const Case& c, const std::vector<std::string>& caps, const Budget& budget,
+CaseResult run_case(const Case& c, const OffsetLayout& layout,
+                    const std::vector<std::string>& caps, const Budget& budget,
                     const MachineInfo& machine);
 
 }  // namespace bench

@@ -44,14 +44,14 @@ Dims numpy_output_shape(const Dims& a, const Dims& b) {
     return out;
 }
 
-Operands::Operands(const Case& c)
+Operands::Operands(const Case& c, const OffsetLayout& layout)
     : element_size(bcast_dtype_size(c.dtype)),
       a_count(element_count(c.a)),
       b_count(element_count(c.b)),
       out_count(element_count(numpy_output_shape(c.a, c.b_as_numpy))),
-      a(bytes_of(a_count, element_size)),
-      b(bytes_of(b_count, element_size)),
-      out(bytes_of(out_count, element_size)) {
+      a(bytes_of(a_count, element_size), layout.a),
+      b(bytes_of(b_count, element_size), layout.b),
+      out(bytes_of(out_count, element_size), layout.out) {
     fill_dtype(c.dtype, a.data(), a_count, a_value);
     fill_dtype(c.dtype, b.data(), b_count, b_value);
 }

@@ -63,12 +63,17 @@ void print_header(std::FILE* out, const RunInfo& run) {
                  "non-temporal (nt) stores, per round whichever is faster; the column names "
                  "the faster by min. `x ref` = median over rounds of bcast time / the same "
                  "round's reference time (1.00x = at the roofline). "
-                 "`in` = smallest cache level holding all operands (`>LLC`: DRAM).\n\n");
+                 "`in` = smallest cache level holding all operands (`>LLC`: DRAM).\n");
+    std::fprintf(out, "- `offset` = bytes past a 64-byte boundary where a, b and the output y start "
+                      "(one number: all three); bcast and the reference run on the same buffers. "
+                      "Layouts run:");
+    for (const OffsetLayout& layout : run.layouts) std::fprintf(out, " `%s`", offset_label(layout).c_str());
+    std::fprintf(out, "\n\n");
 }
 
 void print_table_start(std::FILE* out, const RunInfo& run) {
-    std::string head = "| # | case | dtype | in | moved | reference | ref min | ref GB/s |";
-    std::string rule = "|---|---|---|---|---:|---|---:|---:|";
+    std::string head = "| # | case | dtype | offset | in | moved | reference | ref min | ref GB/s |";
+    std::string rule = "|---|---|---|---|---|---:|---|---:|---:|";
     for (const std::string& cap : run.caps) {
         const std::string name = cap_label(cap);
         head += " " + name + " kernel | min | median | GB/s | x ref |";
@@ -83,8 +88,9 @@ void print_table_start(std::FILE* out, const RunInfo& run) {
 }
 
 void print_case_row(std::FILE* out, std::size_t number, const CaseResult& r) {
-    std::fprintf(out, "| %zu | %s | %s | %s | %s |", number, r.c.label.c_str(), dtype_name(r.c.dtype),
-                 r.where, format_bytes(r.bytes).c_str());
+    std::fprintf(out, "| %zu | %s | %s | %s | %s | %s |", number, r.c.label.c_str(),
+                 dtype_name(r.c.dtype), offset_label(r.layout).c_str(), r.where,
+                 format_bytes(r.bytes).c_str());
     if (!r.error.empty()) {
         std::fprintf(out, " ERROR: %s |\n", r.error.c_str());
         std::fflush(out);
@@ -140,6 +146,8 @@ bool write_json(const std::string& path, const RunInfo& run, const std::vector<C
         f << (i ? "," : "") << "\n{\"case\":" << json_string(r.c.label)
           << ",\"dtype\":" << json_string(dtype_name(r.c.dtype)) << ",\"a\":[" << dims_csv(r.c.a)
           << "],\"b\":[" << dims_csv(r.c.b) << "],\"rule\":" << r.c.rule << ",\"axis\":" << r.c.axis
+          << ",\"offsets\":" << json_string(r.layout.name) << ",\"offset_bytes\":{\"a\":" << r.layout.a
+          << ",\"b\":" << r.layout.b << ",\"out\":" << r.layout.out << "}"
           << ",\"bytes\":" << fmt("%.0f", r.bytes) << ",\"in\":" << json_string(r.where)
           << ",\"reference\":" << json_string(reference_name(r.c.reference))
           << ",\"error\":" << json_string(r.error) << ",\"reference_time\":" << json_stats(r.reference)

@@ -4,6 +4,7 @@
 
 #include "case_runner.hpp"
 #include "machine_info.hpp"
+#include "offset_layouts.hpp"
 #include "overheads.hpp"
 
 #include <cstdio>
@@ -19,6 +20,7 @@ struct RunInfo {
     std::string env_cap;           // BCAST_MAX_ISA, "" if unset
     std::vector<std::string> caps;  // --isa values; {""} = none given
     std::string reference_isa;
+    std::vector<OffsetLayout> layouts;  // --offsets, in the order run
     bool smoke = false;
 };
 

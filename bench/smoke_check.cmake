@@ -1,6 +1,6 @@
 # ctest "bench: smoke": bcast_bench --smoke must succeed (every output checked
-# against its oracle) and print a table row for every case of --list, plus
-# both fixed-cost lines.
+# against its oracle) and print a table row for every case of --list at every
+# offset layout (aligned, +4, +16, mixed), plus both fixed-cost lines.
 execute_process(COMMAND ${BENCH} --list OUTPUT_VARIABLE list RESULT_VARIABLE list_status)
 if(NOT list_status EQUAL 0 OR list STREQUAL "")
   message(FATAL_ERROR "bcast_bench --list failed (${list_status})")
@@ -21,11 +21,13 @@ foreach(line IN LISTS lines)
   string(REPLACE "\t" ";" fields "${line}")
   list(GET fields 0 label)
   list(GET fields 1 dtype)
-  string(FIND "${table}" "| ${label} | ${dtype} |" at)
-  if(at EQUAL -1)
-    message(FATAL_ERROR "no row for case ${label} ${dtype}")
-  endif()
-  math(EXPR count "${count} + 1")
+  foreach(offset "+0" "+4" "+16" "a+0 b+4 y+16")
+    string(FIND "${table}" "| ${label} | ${dtype} | ${offset} |" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "no row for case ${label} ${dtype} at offset ${offset}")
+    endif()
+    math(EXPR count "${count} + 1")
+  endforeach()
 endforeach()
 foreach(fixed "| execute (16)+(16) f32 |" "| plan (8,64,112,112)+(1,64,1,1) f32 |")
   string(FIND "${table}" "${fixed}" at)
@@ -33,4 +35,16 @@ foreach(fixed "| execute (16)+(16) f32 |" "| plan (8,64,112,112)+(1,64,1,1) f32 
     message(FATAL_ERROR "no line '${fixed}'")
   endif()
 endforeach()
-message("bench smoke: ${count} cases printed")
+
+# --offsets picks layouts; a bad name is a usage error that says what is allowed.
+execute_process(COMMAND ${BENCH} --smoke --filter "(16)+(16) f32" --offsets 16
+                OUTPUT_VARIABLE one RESULT_VARIABLE status)
+string(REGEX MATCHALL "\\| \\(16\\)\\+\\(16\\) \\| f32 \\| [^|]+ \\|" rows "${one}")
+if(NOT status EQUAL 0 OR NOT rows STREQUAL "| (16)+(16) | f32 | +16 |")
+  message(FATAL_ERROR "--offsets 16 should print one +16 row, got (${status}): ${rows}")
+endif()
+execute_process(COMMAND ${BENCH} --offsets 0,8 RESULT_VARIABLE status ERROR_VARIABLE errors)
+if(NOT status EQUAL 2 OR NOT errors MATCHES "unknown offset '8' \\(expected 0, 4, 16 or mixed\\)")
+  message(FATAL_ERROR "--offsets 0,8 should be refused (exit 2), got ${status}: ${errors}")
+endif()
+message("bench smoke: ${count} rows printed")
