@@ -11,11 +11,9 @@ const OpKernels* portable_kernels(bcast_opcode kernel_op, bcast_dtype dtype) {
     const OpInfo* info = op_info(kernel_op);
     if (info == nullptr || info->swapped || !op_supports(kernel_op, dtype)) return nullptr;
     using Lookup = const OpKernels* (*)(bcast_opcode, bcast_dtype);
-    static constexpr Lookup kFamilies[] = {
-        portable::arithmetic_kernels,     portable::division_kernels,
-        portable::transcendental_kernels, portable::comparison_kernels,
-        portable::logical_bitwise_kernels, portable::data_movement_kernels,
-    };
+#define BCAST_FAMILY_LOOKUP(family) portable::family##_kernels,
+    static constexpr Lookup kFamilies[] = {BCAST_KERNEL_FAMILIES(BCAST_FAMILY_LOOKUP)};
+#undef BCAST_FAMILY_LOOKUP
     for (Lookup family : kFamilies) {
         if (const OpKernels* k = family(kernel_op, dtype)) return k;
     }

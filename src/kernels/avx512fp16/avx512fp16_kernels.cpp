@@ -17,13 +17,8 @@
 // nearest), so every call checks the mode and otherwise runs the avx512
 // table's F16C kernels.
 #define BCAST_KERNEL_ISA avx512fp16  // before any kernel header: this ISA's namespace
-// GCC 12 warns that the _mm512_undefined_* inside its own intrinsics are
-// used uninitialized (GCC bug 105593, fixed in GCC 13): silenced here as in
-// avx512_kernels.cpp.
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
+// (avx512_isa.hpp, included first, silences GCC 12's warnings about its own
+// AVX-512 intrinsics for this file too.)
 #include "kernels/avx512/avx512_isa.hpp"
 #include "kernels/simd/isa_kernels.hpp"
 #include "kernels/simd/simd_table.hpp"

@@ -1,4 +1,4 @@
-// Portable kernels: + - * max min mean, squared difference, prelu.
+// Portable kernels: + - * mean, squared difference.
 #include "kernels/portable/families.hpp"
 #include "kernels/portable/loops.hpp"
 
@@ -9,11 +9,8 @@ const OpKernels* arithmetic_kernels(bcast_opcode op, bcast_dtype dt) {
         case BCAST_OP_ADD: return binary_kernels<ops::Add>(dt);
         case BCAST_OP_SUB: return binary_kernels<ops::Sub>(dt);
         case BCAST_OP_MUL: return binary_kernels<ops::Mul>(dt);
-        case BCAST_OP_MAX: return binary_kernels<ops::Max>(dt);
-        case BCAST_OP_MIN: return binary_kernels<ops::Min>(dt);
         case BCAST_OP_MEAN: return binary_kernels<ops::Mean>(dt);
         case BCAST_OP_SQUARED_DIFFERENCE: return binary_kernels<ops::SquaredDifference>(dt);
-        case BCAST_OP_PRELU: return binary_kernels<ops::Prelu>(dt);
         default: return nullptr;
     }
 }

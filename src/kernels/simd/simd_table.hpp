@@ -1,7 +1,8 @@
-// An ISA's kernel table, assembled from the loop templates: simd_kernels<Isa>
-// returns the OpKernels an ISA fills for (kernel op, dtype), nullptr where it
-// has nothing faster than the portable kernels. Slots left null (strided,
-// and for some pairs everything) are the portable ones; dispatch merges.
+// An ISA's kernel table, assembled from the loop templates: each family's
+// lookup (arithmetic_kernels<Isa> ...) returns the OpKernels an ISA fills for
+// (kernel op, dtype), nullptr where it has nothing faster than the portable
+// kernels. Slots left null (strided, and for some pairs everything) are the
+// portable ones; dispatch merges.
 //
 // Vectorised: + - * max min mean squared_difference prelu / (floats),
 // comparisons, bitwise and logical ops, COPY, and the transcendentals where
@@ -130,27 +131,61 @@ const OpKernels* copy_kernels(bcast_dtype dt) {
     }
 }
 
+// One lookup per op family (kernels/families.hpp): each generated
+// translation unit instantiates its own family's alone.
 template <class Isa>
-const OpKernels* simd_kernels(bcast_opcode op, bcast_dtype dt) {
+const OpKernels* arithmetic_kernels(bcast_opcode op, bcast_dtype dt) {
     switch (op) {
         case BCAST_OP_ADD: return binary_kernels<Isa, Add>(dt);
         case BCAST_OP_SUB: return binary_kernels<Isa, Sub>(dt);
         case BCAST_OP_MUL: return binary_kernels<Isa, Mul>(dt);
-        case BCAST_OP_DIV: return binary_kernels<Isa, Div>(dt);
-        case BCAST_OP_MAX: return binary_kernels<Isa, Max>(dt);
-        case BCAST_OP_MIN: return binary_kernels<Isa, Min>(dt);
         case BCAST_OP_MEAN: return binary_kernels<Isa, Mean>(dt);
         case BCAST_OP_SQUARED_DIFFERENCE: return binary_kernels<Isa, SquaredDifference>(dt);
+        default: return nullptr;
+    }
+}
+
+template <class Isa>
+const OpKernels* piecewise_kernels(bcast_opcode op, bcast_dtype dt) {
+    switch (op) {
+        case BCAST_OP_MAX: return binary_kernels<Isa, Max>(dt);
+        case BCAST_OP_MIN: return binary_kernels<Isa, Min>(dt);
         case BCAST_OP_PRELU: return binary_kernels<Isa, Prelu>(dt);
+        default: return nullptr;
+    }
+}
+
+template <class Isa>
+const OpKernels* division_kernels(bcast_opcode op, bcast_dtype dt) {
+    return op == BCAST_OP_DIV ? binary_kernels<Isa, Div>(dt) : nullptr;
+}
+
+template <class Isa>
+const OpKernels* transcendental_kernels(bcast_opcode op, bcast_dtype dt) {
+    switch (op) {
         case BCAST_OP_POW: return binary_kernels<Isa, Pow>(dt);
         case BCAST_OP_ATAN2: return binary_kernels<Isa, Atan2>(dt);
         case BCAST_OP_LOGADDEXP: return binary_kernels<Isa, Logaddexp>(dt);
+        default: return nullptr;
+    }
+}
+
+template <class Isa>
+const OpKernels* comparison_kernels(bcast_opcode op, bcast_dtype dt) {
+    switch (op) {
         case BCAST_OP_EQUAL: return binary_kernels<Isa, Equal>(dt);
         case BCAST_OP_NOT_EQUAL: return binary_kernels<Isa, NotEqual>(dt);
         case BCAST_OP_LESS: return binary_kernels<Isa, Less>(dt);
         case BCAST_OP_LESS_EQUAL: return binary_kernels<Isa, LessEqual>(dt);
         case BCAST_OP_GREATER: return binary_kernels<Isa, Greater>(dt);
         case BCAST_OP_GREATER_EQUAL: return binary_kernels<Isa, GreaterEqual>(dt);
+        default: return nullptr;
+    }
+}
+
+template <class Isa>
+const OpKernels* logical_bitwise_kernels(bcast_opcode op, bcast_dtype dt) {
+    switch (op) {
         case BCAST_OP_BITWISE_AND: return binary_kernels<Isa, BitwiseAnd>(dt);
         case BCAST_OP_BITWISE_OR: return binary_kernels<Isa, BitwiseOr>(dt);
         case BCAST_OP_BITWISE_XOR: return binary_kernels<Isa, BitwiseXor>(dt);
@@ -158,9 +193,13 @@ const OpKernels* simd_kernels(bcast_opcode op, bcast_dtype dt) {
         case BCAST_OP_LOGICAL_AND: return logical_kernels<Isa, BitwiseAnd>(dt);
         case BCAST_OP_LOGICAL_OR: return logical_kernels<Isa, BitwiseOr>(dt);
         case BCAST_OP_LOGICAL_XOR: return logical_kernels<Isa, BitwiseXor>(dt);
-        case BCAST_OP_COPY: return copy_kernels<Isa>(dt);
         default: return nullptr;
     }
+}
+
+template <class Isa>
+const OpKernels* data_movement_kernels(bcast_opcode op, bcast_dtype dt) {
+    return op == BCAST_OP_COPY ? copy_kernels<Isa>(dt) : nullptr;
 }
 
 }  // namespace

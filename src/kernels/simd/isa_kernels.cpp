@@ -1,0 +1,48 @@
+// Each built SIMD ISA's kernels(): the first of its family lookups that has
+// (op, dtype). Baseline code: it only calls into the ISA's objects, which
+// dispatch.cpp does only once the CPU has reported the ISA.
+#include "kernels/simd/isa_kernels.hpp"
+
+#include <cstddef>
+
+namespace bcast::kernels {
+namespace {
+
+using FamilyLookup = const OpKernels* (*)(bcast_opcode, bcast_dtype);
+
+template <std::size_t N>
+const OpKernels* first_family(const FamilyLookup (&families)[N], bcast_opcode op,
+                              bcast_dtype dt) {
+    for (FamilyLookup family : families) {
+        if (const OpKernels* k = family(op, dt)) return k;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+#define BCAST_FAMILY_LOOKUP(family) family##_kernels,
+#define BCAST_DEFINE_ISA_KERNELS(isa)                                                       \
+    const OpKernels* isa::kernels(bcast_opcode kernel_op, bcast_dtype dtype) {             \
+        static constexpr FamilyLookup kFamilies[] = {                                      \
+            BCAST_KERNEL_FAMILIES(BCAST_FAMILY_LOOKUP)};                                   \
+        return first_family(kFamilies, kernel_op, dtype);                                  \
+    }
+
+#if defined(BCAST_HAVE_SSE2_KERNELS)
+BCAST_DEFINE_ISA_KERNELS(sse2)
+#endif
+#if defined(BCAST_HAVE_AVX2_KERNELS)
+BCAST_DEFINE_ISA_KERNELS(avx2)
+#endif
+#if defined(BCAST_HAVE_AVX512_KERNELS)
+BCAST_DEFINE_ISA_KERNELS(avx512)
+#endif
+#if defined(BCAST_HAVE_NEON_KERNELS)
+BCAST_DEFINE_ISA_KERNELS(neon)
+#endif
+
+#undef BCAST_DEFINE_ISA_KERNELS
+#undef BCAST_FAMILY_LOOKUP
+
+}  // namespace bcast::kernels
