@@ -67,6 +67,23 @@ const OpKernels* binary_entry() {
     else return nullptr;
 }
 
+// Ops whose result bits do not depend on the integers' signedness (wrapping
+// + - *, ==, !=, & | ^): unsigned dtypes run the signed dtype's kernels, one
+// instantiation per element size instead of two.
+template <class Op>
+inline constexpr bool kSignAgnostic = std::is_same_v<Op, Add> || std::is_same_v<Op, Sub> ||
+                                      std::is_same_v<Op, Mul> || std::is_same_v<Op, Equal> ||
+                                      std::is_same_v<Op, NotEqual> || kIsBitwise<Op>;
+
+template <class Isa, class Op, class U>
+const OpKernels* unsigned_entry() {
+    if constexpr (kSignAgnostic<Op>) {
+        return binary_entry<Isa, Op, PlainCodec<Isa, std::make_signed_t<U>>>();
+    } else {
+        return binary_entry<Isa, Op, PlainCodec<Isa, U>>();
+    }
+}
+
 template <class Isa, class Op>
 const OpKernels* binary_kernels(bcast_dtype dt) {
     switch (dt) {
@@ -81,13 +98,13 @@ const OpKernels* binary_kernels(bcast_dtype dt) {
             }
         case BCAST_DTYPE_BF16: return binary_entry<Isa, Op, Bf16Codec<Isa>>();
         case BCAST_DTYPE_I8: return binary_entry<Isa, Op, PlainCodec<Isa, std::int8_t>>();
-        case BCAST_DTYPE_U8: return binary_entry<Isa, Op, PlainCodec<Isa, std::uint8_t>>();
+        case BCAST_DTYPE_U8: return unsigned_entry<Isa, Op, std::uint8_t>();
         case BCAST_DTYPE_I16: return binary_entry<Isa, Op, PlainCodec<Isa, std::int16_t>>();
-        case BCAST_DTYPE_U16: return binary_entry<Isa, Op, PlainCodec<Isa, std::uint16_t>>();
+        case BCAST_DTYPE_U16: return unsigned_entry<Isa, Op, std::uint16_t>();
         case BCAST_DTYPE_I32: return binary_entry<Isa, Op, PlainCodec<Isa, std::int32_t>>();
-        case BCAST_DTYPE_U32: return binary_entry<Isa, Op, PlainCodec<Isa, std::uint32_t>>();
+        case BCAST_DTYPE_U32: return unsigned_entry<Isa, Op, std::uint32_t>();
         case BCAST_DTYPE_I64: return binary_entry<Isa, Op, PlainCodec<Isa, std::int64_t>>();
-        case BCAST_DTYPE_U64: return binary_entry<Isa, Op, PlainCodec<Isa, std::uint64_t>>();
+        case BCAST_DTYPE_U64: return unsigned_entry<Isa, Op, std::uint64_t>();
         case BCAST_DTYPE_BOOL: return binary_entry<Isa, Op, BoolCodec<Isa>>();
         default: return nullptr;
     }
