@@ -6,6 +6,7 @@
 
 #include "core/shape.hpp"
 #include "kernels/kernel_table.hpp"
+#include "kernels/simd/tuning.hpp"
 #include "plan/loop_nest.hpp"
 #include "rules/rules.hpp"
 
@@ -21,8 +22,8 @@ enum class InnerKind { Empty, VV, VS, SV, PeriodicY, PeriodicX, Copy, Fill, Stri
 const char* inner_kind_name(InnerKind kind, std::size_t num_inputs);
 
 // Inner extents up to this length, repeating along the next loop, run as one
-// periodic call instead of one call per short row.
-constexpr int64_t kMaxPeriod = 16;
+// periodic call instead of one call per short row (the kernels' limit).
+constexpr int64_t kMaxPeriod = static_cast<int64_t>(kernels::tuning::kMaxShortPeriod);
 
 struct Plan {
     bcast_opcode opcode = 0;

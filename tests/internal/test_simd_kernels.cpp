@@ -18,6 +18,7 @@
 #include "kernels/dispatch.hpp"
 #include "kernels/kernel_table.hpp"
 #include "kernels/simd/isa_kernels.hpp"
+#include "kernels/simd/tuning.hpp"
 #include "plan/plan.hpp"
 #include "rules/rules.hpp"
 
@@ -162,10 +163,13 @@ std::vector<std::size_t> periodic_lengths(std::size_t period, std::size_t es) {
             }
         }
     }
-    // Long enough that the pattern offsets rewind many times (i8 on AVX-512
-    // fills 2 KiB of pattern before the first rewind).
+    // Long enough that the pattern offsets rewind many times, for every
+    // element size (a pattern holds at most kPatternBytes).
     ns.push_back(1001);
     ns.push_back(4099);
+    const std::size_t pattern_elems = bcast::kernels::tuning::kPatternBytes / es;
+    ns.push_back(2 * pattern_elems - 1);
+    ns.push_back(2 * pattern_elems + 1);
     std::sort(ns.begin(), ns.end());
     ns.erase(std::unique(ns.begin(), ns.end()), ns.end());
     return ns;
@@ -239,8 +243,9 @@ void check_periodic_slots(const Pair& pr, std::mt19937_64& rng) {
 // n: the streaming path that crosses row boundaries, at two output
 // alignments); the scalar operand of vs/sv per row (a column) or shared (row
 // stride 0); vv with both operands full, or one repeating a single row (row
-// stride 0: (4096,4096)+(4096), whose streamed rows prefetch the other
-// operand past their end). In place: out over x (or y for sv).
+// stride 0: (8,112,112,64)+(64), one periodic run, and (4096,4096)+(4096),
+// whose streamed rows prefetch the other operand past their end). In place:
+// out over x (or y for sv).
 void check_rows_slots(const Pair& pr, std::mt19937_64& rng) {
     struct Slot {
         bcast::kernels::Binary2dFn fast;
@@ -254,8 +259,13 @@ void check_rows_slots(const Pair& pr, std::mt19937_64& rng) {
     const std::size_t es = pr.es, os = pr.os;
     for (const Slot& s : slots) {
         if (!s.fast) continue;
+        // The longest row that vv runs as one periodic run when the other
+        // operand repeats it, and one more; 49 also with enough rows that the
+        // run outgrows the pattern buffer (its offsets rewind).
+        const std::size_t longest_row = bcast::kernels::tuning::kMaxRepeatedRowBytes / es;
         for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{3}, std::size_t{7},
-                              std::size_t{49}, 64 / es + 3, std::size_t{257}}) {
+                              std::size_t{49}, 64 / es + 3, std::size_t{257}, longest_row,
+                              longest_row + 1}) {
             // vs/sv: the scalar's row stride 0 or 1; vv: none, x or y repeated.
             for (int sharing = 0; sharing < 3; ++sharing) {
                 if (s.kind != Kind::VV && sharing == 2) continue;
@@ -264,10 +274,11 @@ void check_rows_slots(const Pair& pr, std::mt19937_64& rng) {
                 const bool y_repeated = s.kind == Kind::VV && sharing == 2;
                 for (int layout = 0; layout < 3; ++layout) {  // padded, contiguous at 2 offsets
                 for (bool in_place : {false, true}) {
-                    if (in_place && (es != os || x_repeated)) continue;
+                    if (in_place && es != os) continue;
                     const bool contiguous = layout > 0;
                     const std::size_t offset = layout == 1 ? 0 : es;
-                    const std::size_t rows = 5;
+                    const std::size_t rows =
+                        n == 49 ? 2 * bcast::kernels::tuning::kPatternBytes / (n * es) + 3 : 5;
                     const auto full_row = static_cast<std::ptrdiff_t>(contiguous ? n : n + 3);
                     const std::ptrdiff_t x_row = s.kind == Kind::SV ? scalar_row
                                                  : x_repeated      ? 0
@@ -275,7 +286,8 @@ void check_rows_slots(const Pair& pr, std::mt19937_64& rng) {
                     const std::ptrdiff_t y_row = s.kind == Kind::VS ? scalar_row
                                                  : y_repeated      ? 0
                                                                    : full_row;
-                    // Same layout as the operand it overwrites in place.
+                    // Same layout as the operand it overwrites in place
+                    // (y where x is repeated or a scalar).
                     const std::ptrdiff_t out_row =
                         in_place || contiguous ? full_row : full_row + 2;
                     INFO(s.name << " n=" << n << " sharing=" << sharing << " layout="
@@ -290,7 +302,8 @@ void check_rows_slots(const Pair& pr, std::mt19937_64& rng) {
                     Bytes want(bo.raw.begin() + (bo.p - bo.raw.data()),
                                bo.raw.begin() + (bo.p - bo.raw.data()) +
                                    static_cast<std::ptrdiff_t>(out_bytes));
-                    if (in_place) want = s.kind == Kind::SV ? y : x;
+                    const bool over_y = s.kind == Kind::SV || x_repeated;
+                    if (in_place) want = over_y ? y : x;
                     for (std::size_t r = 0; r < rows; ++r) {
                         const auto ri = static_cast<std::ptrdiff_t>(r);
                         s.port(n, x.data() + ri * x_row * static_cast<std::ptrdiff_t>(es),
@@ -298,7 +311,7 @@ void check_rows_slots(const Pair& pr, std::mt19937_64& rng) {
                                want.data() + ri * out_row * static_cast<std::ptrdiff_t>(os),
                                false);
                     }
-                    Buffer& out = !in_place ? bo : s.kind == Kind::SV ? by : bx;
+                    Buffer& out = !in_place ? bo : over_y ? by : bx;
                     s.fast(rows, n, bx.p, x_row, by.p, y_row, out.p, out_row, pr.stream);
                     CHECK(differs(pr, out.read(want.size()), want) == "");
                 }

@@ -16,6 +16,7 @@
 
 #include "kernels/isa_namespace.hpp"
 #include "kernels/simd/simd_codec.hpp"
+#include "kernels/simd/tuning.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -104,9 +105,8 @@ inline void prefetch_ahead_nt(const In* in, std::size_t i, std::size_t bytes) {
 
 // A source with a prefetch<span>(i) member is asked, in streamed body
 // iterations only, to prefetch for the iteration at i. Only
-// RepeatedRowSource has one: a software prefetch of contiguous streams
-// (AVX2, 16 KiB ahead) gained 2% on (16M)+(16M) f32 on an Intel machine,
-// but on AMD Zen 4 it was no faster there and made f16 1.25x-1.3x slower.
+// RepeatedRowSource has one (contiguous streams gain nothing from it:
+// docs/kernels.md).
 template <class E>
 struct VvSource {
     using C = typename E::InCodec;
@@ -142,9 +142,12 @@ struct SvSource {
     typename E::R part(std::size_t count) { return E::apply(s, load_part<C>(y, count)); }
 };
 
-// Periods up to this length run from a pattern buffer; longer ones (never
-// planned: plan::kMaxPeriod is 16) run one period at a time.
-constexpr std::size_t kMaxPatternPeriod = 16;
+// A period runs from a pattern buffer when it is short (the plan's periodic
+// kernels) or is a row repeated along the rows of a 2-D call; longer ones
+// run one period at a time.
+using tuning::kMaxRepeatedRowBytes;
+using tuning::kMaxShortPeriod;
+using tuning::kPatternBytes;
 
 constexpr std::size_t gcd(std::size_t a, std::size_t b) {
     while (b != 0) {
@@ -155,29 +158,47 @@ constexpr std::size_t gcd(std::size_t a, std::size_t b) {
     return a;
 }
 
-// The short operand repeated over `filled` elements: at least len =
-// lcm(period, kStep) plus two steps, so a full step can start at any offset
-// below len + kStep. Each step's pattern is then one full-width load; the
-// offsets advance with i and are rewound by a multiple of len now and then.
+template <class E>
+constexpr bool fits_pattern(std::size_t period) {
+    return period <= kMaxShortPeriod || period * sizeof(typename E::In) <= kMaxRepeatedRowBytes;
+}
+
+// The short operand repeated over `filled` elements: len plus two steps, so
+// a full step can start at any offset below len + kStep, plus up to
+// kPatternSpareSteps more (a short run fills no more than it can use). len
+// is a multiple of the period and of at least one step: lcm(period, kStep)
+// for short periods (every step's pattern then starts at one of a few
+// offsets), the period times the fewest repeats that cover a step for rows.
+// Each step's pattern is one full-width load; the offsets advance with i and
+// are rewound by a multiple of len now and then.
 template <class E>
 struct Pattern {
+    using In = typename E::In;
     static constexpr std::size_t S = E::kStep;
-    static constexpr std::size_t kCapacity = (2 * kMaxPatternPeriod + 2) * S;
-    // Line-aligned: a step loaded at a multiple of kStep never spans two lines.
-    alignas(64) typename E::In buf[kCapacity];
+    static constexpr std::size_t kSpare = tuning::kPatternSpareSteps * S;
+    static constexpr std::size_t kCapacity = kPatternBytes / sizeof(In);
+    static_assert(S * sizeof(In) <= 64, "kPatternBytes counts steps of at most 64 bytes");
+    static_assert(kMaxShortPeriod * S + 2 * S + kSpare <= kCapacity, "short periods fit");
+    static_assert(kMaxRepeatedRowBytes / sizeof(In) + 2 * S + kSpare <= kCapacity, "rows fit");
+    alignas(64) In buf[kCapacity];
     std::size_t len;
     std::size_t filled;
     std::size_t rewind;  // a multiple of len, >= kStep and <= filled - kStep
 
-    // n: the run's length; a short run fills no more than it can use.
-    Pattern(const typename E::In* p, std::size_t period, std::size_t n)
-        : len(period / gcd(period, S) * S),
-          filled(n < kCapacity - len - 2 * S ? len + 2 * S + n : kCapacity),
+    static constexpr std::size_t length(std::size_t period) {
+        if (period <= kMaxShortPeriod) return period / gcd(period, S) * S;
+        return period * ((S + period - 1) / period);
+    }
+    // n: the run's length. period: fits_pattern<E>(period).
+    Pattern(const In* p, std::size_t period, std::size_t n)
+        : len(length(period)),
+          filled(len + 2 * S + (n < kSpare ? n : kSpare)),
           rewind(len * ((filled - S) / len)) {
-        std::size_t k = 0;
-        for (std::size_t j = 0; j < filled; ++j) {
-            buf[j] = p[k];
-            if (++k == period) k = 0;
+        // One period, then the filled part doubled until it is full.
+        std::memcpy(buf, p, period * sizeof(In));
+        for (std::size_t have = period; have < filled; have *= 2) {
+            const std::size_t more = filled - have < have ? filled - have : have;
+            std::memcpy(buf + have, buf, more * sizeof(In));
         }
     }
 };
@@ -249,8 +270,7 @@ inline constexpr bool kPrefetches<
 // Full steps over [begin, end), 4 per iteration; streamed runs ask the
 // source to prefetch. On a local copy of the source: a stateful source's
 // members could otherwise be re-read after every store to out, which the
-// compiler must assume may alias them (measured 2x on RowScalarsSource's
-// float splats).
+// compiler must assume may alias them (2x on RowScalarsSource's splats).
 template <class E, bool NT, class Source>
 inline void body(std::size_t begin, std::size_t end, typename E::Out* out, const Source& shared) {
     constexpr std::size_t S = E::kStep;
@@ -286,9 +306,9 @@ bool elements_to_aligned_step(const typename E::Out* out, std::size_t& head) {
 // The body at aligned addresses: the unaligned first and last steps are
 // ordinary (overlapping) stores, computed before the body. Streaming stores
 // need the alignment; cached ones gain from it too, since an unaligned full
-// vector (64 bytes on AVX-512) splits every load and store in two lines, and
-// the inputs of a same-layout op (numpy's 16-byte aligned arrays) are then
-// aligned as well. Returns false (nothing written) where it does not apply.
+// vector splits loads and stores in two lines, and the inputs of a
+// same-layout op (numpy's 16-byte aligned arrays) are then aligned as well.
+// Returns false (nothing written) where it does not apply.
 // Not inlined: it serves long runs only, and keeping it out of drive keeps
 // drive small enough to inline into the per-row loops of short rows.
 template <class E, bool NT, class Source>
@@ -300,11 +320,9 @@ template <class E, bool NT, class Source>
     const std::size_t end = head + (n - head) / S * S;
     if constexpr (NT) {
         // Ordinary stores into a line that streaming stores also write force
-        // a write-combining flush: measured 20x slower on short unaligned
-        // rows (one 256-byte row per call). Mix them only where a run is
-        // long enough to hide two such lines.
-        constexpr std::size_t kMixedRunMinBytes = 64 * 1024;
-        if ((head != 0 || end != n) && n * sizeof(typename E::Out) < kMixedRunMinBytes) {
+        // a write-combining flush (tuning.hpp).
+        if ((head != 0 || end != n) &&
+            n * sizeof(typename E::Out) < tuning::kMixedRunMinBytes) {
             return false;
         }
     }
@@ -327,10 +345,8 @@ inline void drive(std::size_t n, typename E::Out* out, Source& src, bool nt) {
     if constexpr (E::kCanStream) {
         if (nt && drive_aligned<E, true>(n, out, src)) return;
     }
-    // Cached runs realign only when long: on short rows ((1,512,7,7)'s 49
-    // floats) the two extra edge steps cost more than the split lines save
-    // (measured 1.24x slower).
-    if (n >= 16 * S && drive_aligned<E, false>(n, out, src)) return;
+    // Cached runs realign only when long (tuning.hpp).
+    if (n >= tuning::kRealignMinSteps * S && drive_aligned<E, false>(n, out, src)) return;
     const std::size_t full = n - n % S;
     if (full == n) {
         body<E, false>(0, n, out, src);
@@ -384,7 +400,7 @@ void periodic(std::size_t n, std::size_t period, const void* x, const void* y, v
     const auto* full = in_ptr<typename E::In>(PatternIsX ? y : x);
     const auto* pat = in_ptr<typename E::In>(PatternIsX ? x : y);
     auto* o = static_cast<typename E::Out*>(out);
-    if (period > kMaxPatternPeriod) {
+    if (!fits_pattern<E>(period)) {
         const bool nt = E::kCanStream && stream;
         for (std::size_t start = 0; start < n; start += period) {
             const std::size_t len = n - start < period ? n - start : period;
@@ -423,9 +439,8 @@ struct RowSource {
 // vs (sv) rows whose x (y) and output both have row stride n >= kStep, run
 // as one contiguous run of rows * n elements: a step covers at most two
 // rows, and its scalar operand is a blend of those rows' scalars. On short
-// rows this replaces per-row runs, whose overlapping last step per row cost
-// (1,512,7,7)'s 49-float rows 1.98x the reference loop (AVX-512); with no
-// per-row edge steps, a long run can realign as a whole.
+// rows this replaces per-row runs and their overlapping last step per row;
+// with no per-row edge steps, a long run can realign as a whole.
 template <class E, int Kind>
 struct RowScalarsSource {
     static_assert(Kind == kRowsVs || Kind == kRowsSv, "one operand is a scalar per row");
@@ -512,22 +527,18 @@ typename E::R straddling_step(const typename E::In* x0, const typename E::In* y0
 }
 
 // A vv row of a streamed 2-D call where one operand runs on into the next
-// rows (row stride n) and the other repeats one row (row stride 0):
-// (4096,4096)+(4096). The repeated row is meant to stay in L1, but the
-// streamed operand's lines pass through L1 too and evict it (a 16 KiB row
-// measured 1.3x-1.4x the one-stream reference on Zen 4, a 4 KiB one 1.17x).
-// Prefetching the streamed operand non-temporally, 4 KiB ahead and on past
-// the row's end (the next row's lines are the next read): 1.30x -> 1.21x
-// (AVX-512) and 1.25x -> 1.16x (AVX2), means of six interleaved A/B runs;
-// 1 KiB, 2 KiB, 8 KiB ahead and a locality-3 prefetch measured slower.
+// rows (row stride n) and the other repeats one row (row stride 0), too long
+// for one periodic run: (4096,4096)+(4096) f32. The repeated row is meant to
+// stay in L1, but the streamed operand's lines pass through L1 too and evict
+// it; prefetching them non-temporally ahead, on past the row's end (the next
+// row's lines are the next read), keeps them out (tuning.hpp).
 template <class E>
 struct RepeatedRowSource : VvSource<E> {
-    static constexpr std::size_t kAheadBytes = 4096;
     const typename E::In* streamed;  // x or y of this row
 
     template <std::size_t span>
     void prefetch(std::size_t i) const {
-        prefetch_ahead_nt<span>(streamed, i, kAheadBytes);
+        prefetch_ahead_nt<span>(streamed, i, tuning::kRepeatedRowPrefetchBytes);
     }
 };
 
@@ -544,9 +555,9 @@ void store_last_part(typename E::Out* p, std::size_t count, typename E::R r) {
 // first and last is written by streaming stores only, whatever the rows'
 // alignment. Per-row runs could not: an unaligned row boundary puts the end
 // of one row and the start of the next in one line, and ordinary stores into
-// a line that streaming stores also fill cost a write-combining flush each
-// (20x slower on short rows). Returns false (nothing written) when the
-// output is not aligned to its element size.
+// a line that streaming stores also fill cost a write-combining flush each.
+// Returns false (nothing written) when the output is not aligned to its
+// element size.
 template <class E, int Kind>
 bool rows2d_streaming(std::size_t rows, std::size_t n, const typename E::In* x,
                        std::ptrdiff_t x_row, const typename E::In* y, std::ptrdiff_t y_row,
@@ -607,6 +618,26 @@ bool rows2d_streaming(std::size_t rows, std::size_t n, const typename E::In* x,
     return true;
 }
 
+// Cached rows of kStep <= n < kRealignMinSteps steps: drive()'s per-run
+// choices (short, streamed, long enough to realign, whole steps) made once
+// for all rows; on rows this short they were a third of the instructions
+// per row. Each row ends with an overlapping last step, computed before the
+// row's stores (in place).
+template <class E, int Kind>
+void short_rows(std::size_t rows, std::size_t n, const typename E::In* x, std::ptrdiff_t x_row,
+                const typename E::In* y, std::ptrdiff_t y_row, typename E::Out* out,
+                std::ptrdiff_t out_row) {
+    constexpr std::size_t S = E::kStep;
+    const std::size_t full = n - n % S;
+    for (std::size_t r = 0; r < rows; ++r) {
+        auto src = RowSource<E, Kind>::make(row(x, r, x_row), row(y, r, y_row));
+        typename E::Out* o = row(out, r, out_row);
+        const auto last = src.at_any(n - S);
+        body<E, false>(0, full, o, src);
+        E::template store<false>(o + (n - S), last);
+    }
+}
+
 // rows x n, the operands' inner strides fixed by the kind (vv: 1, 1; vs:
 // 1, 0; sv: 0, 1); one fence for the whole call.
 template <class E, int Kind>
@@ -619,16 +650,28 @@ void rows2d(std::size_t rows, std::size_t n, const void* x, std::ptrdiff_t x_row
     auto* o = static_cast<Out*>(out);
     const auto row_n = static_cast<std::ptrdiff_t>(n);
     const bool one_output_run = rows > 1 && n >= E::kStep && out_row == row_n;
+    if constexpr (Kind == kRowsVv) {
+        // One operand repeats a row that the other and the output run on
+        // from (NHWC per-channel: (8,112,112,64)+(64)): one periodic run over
+        // all rows, so its stores can be aligned as a whole and no row pays
+        // its own edge steps or a kernel call.
+        const bool y_repeats = y_row == 0 && x_row == row_n;
+        const bool x_repeats = x_row == 0 && y_row == row_n;
+        if (rows >= tuning::kMinRepeatedRows && out_row == row_n && (y_repeats || x_repeats) &&
+            fits_pattern<E>(n)) {
+            if (y_repeats) periodic<E, false>(rows * n, n, x, y, out, stream);
+            else periodic<E, true>(rows * n, n, x, y, out, stream);
+            return;
+        }
+    }
     if constexpr (Kind != kRowsVv) {
-        // Short cached rows as one run where vectors are 64 bytes wide
-        // (AVX-512): there the blend's few extra instructions per step hide
-        // under the cache traffic (49-float rows: 1.98x -> 1.05-1.25x the
-        // reference), while 32-byte vectors came out slower than per-row
-        // runs (AVX2: 1.95x -> 2.32x). Long rows stay per row, and streamed
-        // rows go to rows2d_streaming, which streams short calls too.
-        constexpr bool wide_vectors = E::kVectorBytes >= 64;
+        // Short cached rows as one blended run where vectors are wide
+        // (tuning.hpp). Long rows stay per row, and streamed rows go to
+        // rows2d_streaming, which streams short calls too.
+        constexpr bool wide_vectors = E::kVectorBytes >= tuning::kBlendRowsMinVectorBytes;
         const std::ptrdiff_t full_row = Kind == kRowsVs ? x_row : y_row;
-        if (!nt && wide_vectors && one_output_run && full_row == row_n && n < 16 * E::kStep) {
+        if (!nt && wide_vectors && one_output_run && full_row == row_n &&
+            n < tuning::kBlendRowsMaxSteps * E::kStep) {
             auto src = row_scalars<E, Kind>(rows, n, in_ptr<In>(x), x_row, in_ptr<In>(y), y_row);
             run<E>(rows * n, stream, out, src);
             return;
@@ -637,6 +680,10 @@ void rows2d(std::size_t rows, std::size_t n, const void* x, std::ptrdiff_t x_row
     if (nt && one_output_run &&
         rows2d_streaming<E, Kind>(rows, n, in_ptr<In>(x), x_row, in_ptr<In>(y), y_row, o)) {
         E::fence();
+        return;
+    }
+    if (!nt && n >= E::kStep && n < tuning::kRealignMinSteps * E::kStep) {
+        short_rows<E, Kind>(rows, n, in_ptr<In>(x), x_row, in_ptr<In>(y), y_row, o, out_row);
         return;
     }
     for (std::size_t r = 0; r < rows; ++r) {
