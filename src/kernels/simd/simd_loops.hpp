@@ -104,8 +104,8 @@ inline void prefetch_ahead_nt(const In* in, std::size_t i, std::size_t bytes) {
 }
 
 // A source with a prefetch<span>(i) member is asked, in streamed body
-// iterations only, to prefetch for the iteration at i. Only
-// RepeatedRowSource has one (contiguous streams gain nothing from it:
+// iterations only, to prefetch for the iteration at i. Only the repeated-row
+// sources have one (contiguous streams gain nothing from it:
 // docs/kernels.md).
 template <class E>
 struct VvSource {
@@ -235,6 +235,17 @@ struct PeriodicSource {
     }
     typename E::R part(std::size_t count) {
         return combine(load_part<C>(full, count), C::load(pattern->buf));
+    }
+};
+
+// A periodic source over rows that one operand repeats (a pattern of up to
+// kMaxRepeatedRowBytes): streamed, it prefetches the running operand as
+// RepeatedRowSource does, so that its lines do not evict the pattern from L1.
+template <class E, bool PatternIsX>
+struct RepeatedRowPeriodicSource : PeriodicSource<E, PatternIsX> {
+    template <std::size_t span>
+    void prefetch(std::size_t i) const {
+        prefetch_ahead_nt<span>(this->full, i, tuning::kRepeatedRowPrefetchBytes);
     }
 };
 
@@ -393,7 +404,8 @@ void sv(std::size_t n, const void* x, const void* y, void* out, bool stream) {
 }
 
 // out[i] = x[i] op y[i % period] (PatternIsX: x[i % period] op y[i]).
-template <class E, bool PatternIsX>
+// RowPattern: the period is a row that the 2-D walker repeats (prefetched).
+template <class E, bool PatternIsX, bool RowPattern = false>
 void periodic(std::size_t n, std::size_t period, const void* x, const void* y, void* out,
               bool stream) {
     if (n == 0 || period == 0) return;
@@ -411,8 +423,13 @@ void periodic(std::size_t n, std::size_t period, const void* x, const void* y, v
         return;
     }
     const Pattern<E> pattern(pat, period, n);
-    PeriodicSource<E, PatternIsX> src{full, &pattern};
-    run<E>(n, stream, out, src);
+    if constexpr (RowPattern) {
+        RepeatedRowPeriodicSource<E, PatternIsX> src{{full, &pattern}};
+        run<E>(n, stream, out, src);
+    } else {
+        PeriodicSource<E, PatternIsX> src{full, &pattern};
+        run<E>(n, stream, out, src);
+    }
 }
 
 template <class T>
@@ -659,8 +676,8 @@ void rows2d(std::size_t rows, std::size_t n, const void* x, std::ptrdiff_t x_row
         const bool x_repeats = x_row == 0 && y_row == row_n;
         if (rows >= tuning::kMinRepeatedRows && out_row == row_n && (y_repeats || x_repeats) &&
             fits_pattern<E>(n)) {
-            if (y_repeats) periodic<E, false>(rows * n, n, x, y, out, stream);
-            else periodic<E, true>(rows * n, n, x, y, out, stream);
+            if (y_repeats) periodic<E, false, true>(rows * n, n, x, y, out, stream);
+            else periodic<E, true, true>(rows * n, n, x, y, out, stream);
             return;
         }
     }
@@ -670,11 +687,13 @@ void rows2d(std::size_t rows, std::size_t n, const void* x, std::ptrdiff_t x_row
         // rows2d_streaming, which streams short calls too.
         constexpr bool wide_vectors = E::kVectorBytes >= tuning::kBlendRowsMinVectorBytes;
         const std::ptrdiff_t full_row = Kind == kRowsVs ? x_row : y_row;
-        if (!nt && wide_vectors && one_output_run && full_row == row_n &&
-            n < tuning::kBlendRowsMaxSteps * E::kStep) {
-            auto src = row_scalars<E, Kind>(rows, n, in_ptr<In>(x), x_row, in_ptr<In>(y), y_row);
-            run<E>(rows * n, stream, out, src);
-            return;
+        if constexpr (wide_vectors) {  // not even instantiated elsewhere
+            if (!nt && one_output_run && full_row == row_n &&
+                n < tuning::kBlendRowsMaxSteps * E::kStep) {
+                auto src = row_scalars<E, Kind>(rows, n, in_ptr<In>(x), x_row, in_ptr<In>(y), y_row);
+                run<E>(rows * n, stream, out, src);
+                return;
+            }
         }
     }
     if (nt && one_output_run &&
