@@ -6,7 +6,7 @@
 //
 // Each family `f` has a lookup f_kernels(op, dtype): the kernels of its own
 // ops for that dtype, nullptr for any other op (portable/<f>.cpp, and
-// simd::f_kernels<Isa> in simd_table.hpp).
+// simd::f_kernels<Isa> in simd/family_<f>.hpp, with the family's SIMD ops).
 #pragma once
 
 #define BCAST_KERNEL_FAMILIES(X) \

@@ -1,7 +1,9 @@
 // One functor per kernel op, on one element of the compute type (float,
-// double, the integer types, bool). The portable kernels and the SIMD tails
-// share them, so the semantics (decisions.md, "Element-wise math") live here
-// and only here.
+// double, the integer types, bool): the definition of the semantics
+// (decisions.md, "Element-wise math"). The portable kernels run them; the
+// SIMD ops (simd/family_*.hpp) are their vector twins, which
+// test_simd_kernels holds bit for bit to these on every ISA (the
+// transcendentals to 2 ulp).
 //
 // Each functor has
 //   accepts<T>     the compute types it is defined for (the kernel tables build

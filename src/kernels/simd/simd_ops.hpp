@@ -1,13 +1,12 @@
-// The kernel ops on xsimd batches: the vector twins of scalar_ops.hpp, which
-// stays the definition. Each functor lists the compute types it vectorises
-// (a subset of what the scalar functor accepts: anything left out keeps the
-// portable kernel) and applies the op to one batch pair, giving a batch or,
-// for comparisons, a batch_bool. Results are bit-identical to the scalar
-// functors: no reassociation, no FMA (the ISA files build with
-// -ffp-contract=off), no reciprocal approximations. The exception is the
-// transcendentals (their float helpers below; the ops themselves in
-// simd_transcendental_ops.hpp): within 2 ulp (decisions.md), as the
-// portable kernels' libm, but not bit-identical with it.
+// The vocabulary the SIMD kernel ops are written in: lane-type traits,
+// wrapping integer arithmetic, NaN tests, the IEEE quotient, and the helpers
+// of the float transcendentals. The ops themselves live with their family
+// (family_<family>.hpp), so that a change to one op recompiles that family's
+// translation units only. They are the vector twins of scalar_ops.hpp, which
+// stays the definition: results bit-identical to the scalar functors (no
+// reassociation, no FMA: the ISA files build with -ffp-contract=off, no
+// reciprocal approximations), except the transcendentals: within 2 ulp
+// (decisions.md), as the portable kernels' libm, but not bit-identical.
 //
 // Included only by an ISA's kernel translation unit, after it has defined
 // BCAST_KERNEL_ISA; everything lands in that ISA's namespace.
@@ -36,6 +35,14 @@ inline constexpr bool kNumeric = kFloat<T> || kInt<T>;
 
 template <class T, class A>
 using Batch = xsimd::batch<T, A>;
+
+// What the tables need to know of an op besides accepts<T, A> and apply: ops
+// derive from OpFlags and redefine the flags that are true for them.
+struct OpFlags {
+    static constexpr bool kComparison = false;    // a batch_bool, stored as BOOL bytes
+    static constexpr bool kBitwise = false;       // & | ^, BOOL's logical ops too
+    static constexpr bool kSignAgnostic = false;  // the same bits for I and U lanes
+};
 
 // Adding then subtracting 1.5 * 2^52 rounds a double of magnitude below
 // 2^51 to an integer (round to nearest even); the sum's low mantissa bits
@@ -94,24 +101,6 @@ Batch<T, A> wrap_mul(Batch<T, A> x, Batch<T, A> y) {
     return wrapping(x, y, [](auto a, auto b) { return a * b; });
 }
 
-struct Add {
-    template <class T, class A> static constexpr bool accepts = kNumeric<T>;
-    template <class T, class A>
-    static Batch<T, A> apply(Batch<T, A> x, Batch<T, A> y) { return wrap_add(x, y); }
-};
-
-struct Sub {
-    template <class T, class A> static constexpr bool accepts = kNumeric<T>;
-    template <class T, class A>
-    static Batch<T, A> apply(Batch<T, A> x, Batch<T, A> y) { return wrap_sub(x, y); }
-};
-
-struct Mul {
-    template <class T, class A> static constexpr bool accepts = kNumeric<T>;
-    template <class T, class A>
-    static Batch<T, A> apply(Batch<T, A> x, Batch<T, A> y) { return wrap_mul(x, y); }
-};
-
 // x is a NaN. Not x != x: xsimd 8.1's AVX and AVX-512 != is the ordered
 // compare (false with a NaN), unlike C's.
 template <class T, class A>
@@ -119,71 +108,12 @@ xsimd::batch_bool<T, A> is_nan(Batch<T, A> x) {
     return ~(x == x);
 }
 
-// numpy maximum/minimum: (x >= y || isnan(x)) ? x : y, as ops::Max; plain
-// max/min for integers.
-struct Max {
-    template <class T, class A> static constexpr bool accepts = kNumeric<T>;
-    template <class T, class A>
-    static Batch<T, A> apply(Batch<T, A> x, Batch<T, A> y) {
-        if constexpr (kFloat<T>) return xsimd::select((x >= y) | is_nan(x), x, y);
-        else return xsimd::max(x, y);
-    }
-};
-
-struct Min {
-    template <class T, class A> static constexpr bool accepts = kNumeric<T>;
-    template <class T, class A>
-    static Batch<T, A> apply(Batch<T, A> x, Batch<T, A> y) {
-        if constexpr (kFloat<T>) return xsimd::select((x <= y) | is_nan(x), x, y);
-        else return xsimd::min(x, y);
-    }
-};
-
 // The IEEE quotient x / y. An ISA policy header specialises this for its
 // arch where xsimd's operator/ is not correctly rounded (neon_isa.hpp).
 template <class A>
 struct Quotient {
     template <class T>
     static Batch<T, A> of(Batch<T, A> x, Batch<T, A> y) { return x / y; }
-};
-
-// Two inputs: (x + y) / 2, one division as ops::Mean::finish.
-struct Mean {
-    template <class T, class A> static constexpr bool accepts = kFloat<T>;
-    template <class T, class A>
-    static Batch<T, A> apply(Batch<T, A> x, Batch<T, A> y) {
-        return Quotient<A>::of(x + y, Batch<T, A>(T{2}));
-    }
-};
-
-struct SquaredDifference {
-    template <class T, class A> static constexpr bool accepts = kNumeric<T>;
-    template <class T, class A>
-    static Batch<T, A> apply(Batch<T, A> x, Batch<T, A> y) {
-        const Batch<T, A> d = wrap_sub(x, y);
-        return wrap_mul(d, d);
-    }
-};
-
-// x < 0 ? x * slope : x; unsigned x is never negative. Signed integers as
-// max(x, 0) + min(x, 0) * slope (the same value, wrapping included): xsimd
-// 8.1's 8- and 16-bit AVX-512 select does not compile at -O0.
-struct Prelu {
-    template <class T, class A> static constexpr bool accepts = kNumeric<T>;
-    template <class T, class A>
-    static Batch<T, A> apply(Batch<T, A> x, Batch<T, A> y) {
-        const Batch<T, A> zero(T{0});
-        if constexpr (std::is_unsigned_v<T>) return x;
-        else if constexpr (kInt<T>) return wrap_add(xsimd::max(x, zero), wrap_mul(xsimd::min(x, zero), y));
-        else return xsimd::select(x < zero, x * y, x);
-    }
-};
-
-// Floats only: integer division has the by-zero and INT_MIN / -1 rules.
-struct Div {
-    template <class T, class A> static constexpr bool accepts = kFloat<T>;
-    template <class T, class A>
-    static Batch<T, A> apply(Batch<T, A> x, Batch<T, A> y) { return Quotient<A>::of(x, y); }
 };
 
 // ------------------------------------------------------------ transcendentals
@@ -311,40 +241,6 @@ Batch<double, A> logaddexp_of_floats(Batch<double, A> x, Batch<double, A> y) {
     });
 }
 
-
-// --------------------------------------------------------------- comparisons
-// IEEE ordered compares (false with a NaN), NOT_EQUAL unordered (true): it
-// is spelled ~(x == y) because xsimd 8.1's != is ordered on AVX/AVX-512.
-
-#define BCAST_SIMD_COMPARISON(Name, expr)                                  \
-    struct Name {                                                          \
-        template <class T, class A> static constexpr bool accepts = kNumeric<T>;    \
-        template <class T, class A>                                        \
-        static xsimd::batch_bool<T, A> apply(Batch<T, A> x, Batch<T, A> y) { \
-            return expr;                                                   \
-        }                                                                  \
-    };
-BCAST_SIMD_COMPARISON(Equal, x == y)
-BCAST_SIMD_COMPARISON(NotEqual, ~(x == y))
-BCAST_SIMD_COMPARISON(Less, x < y)
-BCAST_SIMD_COMPARISON(LessEqual, x <= y)
-BCAST_SIMD_COMPARISON(Greater, x > y)
-BCAST_SIMD_COMPARISON(GreaterEqual, x >= y)
-#undef BCAST_SIMD_COMPARISON
-
-// ---------------------------------------------------------- bitwise, logical
-// Integers, and BOOL as 0/1 bytes: & | ^ of 0/1 are the logical ops too.
-
-#define BCAST_SIMD_BITWISE(Name, op)                                       \
-    struct Name {                                                          \
-        template <class T, class A> static constexpr bool accepts = kInt<T>;        \
-        template <class T, class A>                                        \
-        static Batch<T, A> apply(Batch<T, A> x, Batch<T, A> y) { return x op y; } \
-    };
-BCAST_SIMD_BITWISE(BitwiseAnd, &)
-BCAST_SIMD_BITWISE(BitwiseOr, |)
-BCAST_SIMD_BITWISE(BitwiseXor, ^)
-#undef BCAST_SIMD_BITWISE
 
 }  // namespace
 }  // namespace bcast::kernels::BCAST_KERNEL_ISA::simd

@@ -30,7 +30,7 @@ namespace {
 template <class A, std::size_t MinLanes>
 inline constexpr bool kF64Transcendentals = kFusedDoubleFma<A> && Batch<double, A>::size >= MinLanes;
 
-struct Atan2 {
+struct Atan2 : OpFlags {
     template <class T, class A>
     static constexpr bool accepts =
         std::is_same_v<T, float> || (std::is_same_v<T, double> && kF64Transcendentals<A, 4>);
@@ -44,7 +44,7 @@ struct Atan2 {
     }
 };
 
-struct Logaddexp {
+struct Logaddexp : OpFlags {
     template <class T, class A>
     static constexpr bool accepts =
         std::is_same_v<T, float> || (std::is_same_v<T, double> && kF64Transcendentals<A, 4>);
@@ -58,7 +58,7 @@ struct Logaddexp {
     }
 };
 
-struct Pow {
+struct Pow : OpFlags {
     template <class T, class A>
     static constexpr bool accepts =
         (std::is_same_v<T, float> && Batch<double, A>::size >= 4) ||
