@@ -163,13 +163,12 @@ std::vector<std::size_t> periodic_lengths(std::size_t period, std::size_t es) {
             }
         }
     }
-    // Long enough that the pattern offsets rewind many times, for every
-    // element size (a pattern holds at most kPatternBytes).
+    // Long enough that the pattern offsets rewind, for every element size:
+    // a short period's pattern fills at most 16 + kPatternSpareSteps + 2
+    // steps (2176 i8 on AVX-512).
+    static_assert(16 + bcast::kernels::tuning::kPatternSpareSteps + 2 <= 34);
     ns.push_back(1001);
     ns.push_back(4099);
-    const std::size_t pattern_elems = bcast::kernels::tuning::kPatternBytes / es;
-    ns.push_back(2 * pattern_elems - 1);
-    ns.push_back(2 * pattern_elems + 1);
     std::sort(ns.begin(), ns.end());
     ns.erase(std::unique(ns.begin(), ns.end()), ns.end());
     return ns;
@@ -277,8 +276,12 @@ void check_rows_slots(const Pair& pr, std::mt19937_64& rng) {
                     if (in_place && es != os) continue;
                     const bool contiguous = layout > 0;
                     const std::size_t offset = layout == 1 ? 0 : es;
+                    // 49: enough rows to outgrow the row's pattern (the row
+                    // repeated over a step, plus the spare and two steps
+                    // of at most 64 bytes), so that its offsets rewind.
                     const std::size_t rows =
-                        n == 49 ? 2 * bcast::kernels::tuning::kPatternBytes / (n * es) + 3 : 5;
+                        n == 49 ? 64 * (bcast::kernels::tuning::kPatternSpareSteps + 3) / (n * es) + 3
+                                : 5;
                     const auto full_row = static_cast<std::ptrdiff_t>(contiguous ? n : n + 3);
                     const std::ptrdiff_t x_row = s.kind == Kind::SV ? scalar_row
                                                  : x_repeated      ? 0
