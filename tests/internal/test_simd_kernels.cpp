@@ -163,10 +163,10 @@ std::vector<std::size_t> periodic_lengths(std::size_t period, std::size_t es) {
             }
         }
     }
-    // Long enough that the pattern offsets rewind, for every element size:
-    // a short period's pattern fills at most 16 + kPatternSpareSteps + 2
-    // steps (2176 i8 on AVX-512).
-    static_assert(16 + bcast::kernels::tuning::kPatternSpareSteps + 2 <= 34);
+    // 4099 is long enough that the pattern offsets rewind, for every element
+    // size: a short period's pattern fills at most 16 + kPatternSpareSteps
+    // + 2 steps of at most 64 bytes, and the body needs one step more.
+    static_assert((16 + bcast::kernels::tuning::kPatternSpareSteps + 3) * 64 <= 4099);
     ns.push_back(1001);
     ns.push_back(4099);
     std::sort(ns.begin(), ns.end());
