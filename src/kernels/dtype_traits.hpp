@@ -23,21 +23,27 @@ struct PlainDtype {
 };
 
 template <bcast_dtype DT>
-struct Dtype;
+struct DtypeTypes;
 
-template <> struct Dtype<BCAST_DTYPE_F32> : PlainDtype<float> {};
-template <> struct Dtype<BCAST_DTYPE_F64> : PlainDtype<double> {};
-template <> struct Dtype<BCAST_DTYPE_I8> : PlainDtype<std::int8_t> {};
-template <> struct Dtype<BCAST_DTYPE_U8> : PlainDtype<std::uint8_t> {};
-template <> struct Dtype<BCAST_DTYPE_I16> : PlainDtype<std::int16_t> {};
-template <> struct Dtype<BCAST_DTYPE_U16> : PlainDtype<std::uint16_t> {};
-template <> struct Dtype<BCAST_DTYPE_I32> : PlainDtype<std::int32_t> {};
-template <> struct Dtype<BCAST_DTYPE_U32> : PlainDtype<std::uint32_t> {};
-template <> struct Dtype<BCAST_DTYPE_I64> : PlainDtype<std::int64_t> {};
-template <> struct Dtype<BCAST_DTYPE_U64> : PlainDtype<std::uint64_t> {};
+// Dtype<DT>: Storage, Compute, load, store, and kId (DT itself).
+template <bcast_dtype DT>
+struct Dtype : DtypeTypes<DT> {
+    static constexpr bcast_dtype kId = DT;
+};
+
+template <> struct DtypeTypes<BCAST_DTYPE_F32> : PlainDtype<float> {};
+template <> struct DtypeTypes<BCAST_DTYPE_F64> : PlainDtype<double> {};
+template <> struct DtypeTypes<BCAST_DTYPE_I8> : PlainDtype<std::int8_t> {};
+template <> struct DtypeTypes<BCAST_DTYPE_U8> : PlainDtype<std::uint8_t> {};
+template <> struct DtypeTypes<BCAST_DTYPE_I16> : PlainDtype<std::int16_t> {};
+template <> struct DtypeTypes<BCAST_DTYPE_U16> : PlainDtype<std::uint16_t> {};
+template <> struct DtypeTypes<BCAST_DTYPE_I32> : PlainDtype<std::int32_t> {};
+template <> struct DtypeTypes<BCAST_DTYPE_U32> : PlainDtype<std::uint32_t> {};
+template <> struct DtypeTypes<BCAST_DTYPE_I64> : PlainDtype<std::int64_t> {};
+template <> struct DtypeTypes<BCAST_DTYPE_U64> : PlainDtype<std::uint64_t> {};
 
 template <>
-struct Dtype<BCAST_DTYPE_F16> {
+struct DtypeTypes<BCAST_DTYPE_F16> {
     using Storage = std::uint16_t;
     using Compute = float;
     static Compute load(Storage v) { return f16_to_f32(v); }
@@ -45,7 +51,7 @@ struct Dtype<BCAST_DTYPE_F16> {
 };
 
 template <>
-struct Dtype<BCAST_DTYPE_BF16> {
+struct DtypeTypes<BCAST_DTYPE_BF16> {
     using Storage = std::uint16_t;
     using Compute = float;
     static Compute load(Storage v) { return bf16_to_f32(v); }
@@ -53,7 +59,7 @@ struct Dtype<BCAST_DTYPE_BF16> {
 };
 
 template <>
-struct Dtype<BCAST_DTYPE_BOOL> {
+struct DtypeTypes<BCAST_DTYPE_BOOL> {
     using Storage = std::uint8_t;
     using Compute = bool;
     static Compute load(Storage v) { return v != 0; }

@@ -1,12 +1,13 @@
 // The op families: the one list that splits every kernel table (portable and
 // each SIMD ISA's) into translation units that compile in parallel, and that
 // a change to one family's ops rebuilds alone. src/CMakeLists.txt reads the
-// X(...) lines below to generate one SIMD translation unit per (ISA, family)
-// from kernels/simd/family_kernels.cpp.in; keep one family per line.
+// X(...) lines below to generate one translation unit per (ISA, family),
+// portable included, from kernels/family_kernels.cpp.in; keep one family per
+// line.
 //
-// Each family `f` has a lookup f_kernels(op, dtype): the kernels of its own
-// ops for that dtype, nullptr for any other op (portable/<f>.cpp, and
-// simd::f_kernels<Isa> in simd/family_<f>.hpp, with the family's SIMD ops).
+// Each family `f` has its ops and a lookup ops::f_kernels<Tables>(op, dtype)
+// in ops/<f>.hpp: the kernels of its own ops for that dtype, built by the
+// ISA's table builder, nullptr for any other op.
 #pragma once
 
 #define BCAST_KERNEL_FAMILIES(X) \

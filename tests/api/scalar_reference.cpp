@@ -476,11 +476,11 @@ Expected float_reference(bcast_opcode op, bcast_dtype dt, const uint64_t* in, st
     Expected e;
     FloatResult r;
     if (dt == BCAST_DTYPE_F64) {
-        double v[BCAST_MAX_INPUTS];
+        double v[BCAST_MAX_INPUTS] = {};
         for (std::size_t i = 0; i < n; ++i) v[i] = float_value(dt, in[i]);
         r = float_nary<D>(op, v, n);
     } else {
-        float v[BCAST_MAX_INPUTS];
+        float v[BCAST_MAX_INPUTS] = {};
         for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<float>(float_value(dt, in[i])); // exact
         r = float_nary<F>(op, v, n);
     }
@@ -618,7 +618,7 @@ Expected reference(bcast_opcode op, bcast_dtype dt, const uint64_t* in, std::siz
     if (kind_of(dt) == Kind::Bool) {
         // BOOL elements are one byte; logical ops treat any non-zero byte as true.
         // Comparisons and bitwise ops see the byte values 0/1 as unsigned numbers.
-        uint64_t b[BCAST_MAX_INPUTS];
+        uint64_t b[BCAST_MAX_INPUTS] = {};
         for (std::size_t i = 0; i < n; ++i) b[i] = in[i] & 0xFF;
         return int_reference(op, BCAST_DTYPE_U8, b, n);
     }

@@ -1,7 +1,8 @@
 // The portable loop templates: one per kernel shape (vv, vs, sv, periodic_y,
 // periodic_x, strided, strided fold), each written once and instantiated per
-// (op, dtype) by the table generator at the bottom. Plain C++: the compiler
-// may auto-vectorise, nothing more.
+// (op, dtype) by the table builder at the bottom (Tables, which the family
+// lookups in kernels/ops/ take). Plain C++: the compiler may auto-vectorise,
+// nothing more.
 //
 // In-place calls (out == an input with the same element size and layout) are
 // fine: every loop reads element i of all inputs before writing element i.
@@ -9,7 +10,7 @@
 
 #include "kernels/dtype_traits.hpp"
 #include "kernels/kernel_table.hpp"
-#include "kernels/scalar_ops.hpp"
+#include "kernels/ops/lanes.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -135,7 +136,7 @@ constexpr OpKernels make_binary_kernels() {
     k.sv = &sv<E>;
     k.periodic_y = &periodic_y<E>;
     k.periodic_x = &periodic_x<E>;
-    if constexpr (ops::kIsVariadic<Op>) k.strided = &strided_fold<Op, E>;
+    if constexpr (lanes::kIsVariadic<Op>) k.strided = &strided_fold<Op, E>;
     else k.strided = &strided_binary<E>;
     return k;
 }
@@ -143,18 +144,31 @@ constexpr OpKernels make_binary_kernels() {
 template <class Op, class D>
 inline constexpr OpKernels kBinaryKernels = make_binary_kernels<Op, D>();
 
-// The table entry of a binary (or variadic) op for dtype dt: nullptr where the
-// functor is not defined for the dtype's compute type.
+// The table entry of a binary (or variadic) op for dtype dt: nullptr where
+// op_info does not list the pair.
 template <class Op>
 const OpKernels* binary_kernels(bcast_dtype dt) {
     return visit_dtype(dt, static_cast<const OpKernels*>(nullptr),
                        [](auto d) -> const OpKernels* {
                            using D = decltype(d);
-                           if constexpr (Op::template accepts<typename D::Compute>)
+                           if constexpr (lanes::supports<Op>(D::kId))
                                return &kBinaryKernels<Op, D>;
                            else
                                return nullptr;
                        });
 }
+
+// COPY and SELECT move element bytes: one kernel set per element size
+// (moves.cpp).
+const OpKernels* copy_kernels(bcast_dtype dt);
+const OpKernels* select_kernels(bcast_dtype dt);
+
+// The portable table builder, for the family lookups (kernels/ops/).
+struct Tables {
+    template <class Op>
+    static const OpKernels* binary(bcast_dtype dt) { return binary_kernels<Op>(dt); }
+    static const OpKernels* copy(bcast_dtype dt) { return copy_kernels(dt); }
+    static const OpKernels* select(bcast_dtype dt) { return select_kernels(dt); }
+};
 
 }  // namespace bcast::kernels::portable

@@ -12,7 +12,7 @@
 #pragma once
 
 #include "kernels/isa_namespace.hpp"
-#include "kernels/scalar_ops.hpp"
+#include "kernels/ops/lanes.hpp"
 #include "kernels/simd/simd_double_double.hpp"
 #include "kernels/simd/simd_f64_exp_log.hpp"
 #include "kernels/simd/simd_ops.hpp"
@@ -39,7 +39,7 @@ Batch<double, A> pow_of_doubles(Batch<double, A> x, Batch<double, A> y) {
     const D r = e.hi + e.lo;
     if (xsimd::all(in_range)) return r;
     return with_nan_lanes_redone<A>(x, y, xsimd::select(in_range, r, not_a_number<A>()),
-                                    [](double xj, double yj) { return ops::Pow::apply(xj, yj); });
+                                    [](double xj, double yj) { return lanes::pow_of(xj, yj); });
 }
 
 }  // namespace

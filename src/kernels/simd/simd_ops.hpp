@@ -1,12 +1,5 @@
-// The vocabulary the SIMD kernel ops are written in: lane-type traits,
-// wrapping integer arithmetic, NaN tests, the IEEE quotient, and the helpers
-// of the float transcendentals. The ops themselves live with their family
-// (family_<family>.hpp), so that a change to one op recompiles that family's
-// translation units only. They are the vector twins of scalar_ops.hpp, which
-// stays the definition: results bit-identical to the scalar functors (no
-// reassociation, no FMA: the ISA files build with -ffp-contract=off, no
-// reciprocal approximations), except the transcendentals: within 2 ulp
-// (decisions.md), as the portable kernels' libm, but not bit-identical.
+// SIMD helpers below the lane primitives (simd_lanes.hpp): NaN tests, the
+// IEEE quotient, and the helpers of the float transcendentals.
 //
 // Included only by an ISA's kernel translation unit, after it has defined
 // BCAST_KERNEL_ISA; everything lands in that ISA's namespace.
@@ -25,24 +18,8 @@
 namespace bcast::kernels::BCAST_KERNEL_ISA::simd {
 namespace {
 
-template <class T>
-inline constexpr bool kFloat = std::is_floating_point_v<T>;
-// Integer compute types; BOOL computes as 0/1 uint8_t bytes here.
-template <class T>
-inline constexpr bool kInt = std::is_integral_v<T> && !std::is_same_v<T, bool>;
-template <class T>
-inline constexpr bool kNumeric = kFloat<T> || kInt<T>;
-
 template <class T, class A>
 using Batch = xsimd::batch<T, A>;
-
-// What the tables need to know of an op besides accepts<T, A> and apply: ops
-// derive from OpFlags and redefine the flags that are true for them.
-struct OpFlags {
-    static constexpr bool kComparison = false;    // a batch_bool, stored as BOOL bytes
-    static constexpr bool kBitwise = false;       // & | ^, BOOL's logical ops too
-    static constexpr bool kSignAgnostic = false;  // the same bits for I and U lanes
-};
 
 // Adding then subtracting 1.5 * 2^52 rounds a double of magnitude below
 // 2^51 to an integer (round to nearest even); the sum's low mantissa bits
@@ -64,41 +41,6 @@ xsimd::batch<double, A> exponent_and_mantissa(xsimd::batch<double, A> x,
     const U bits = xsimd::bitwise_cast<U>(x);
     m = xsimd::bitwise_cast<D>((bits & U(0x000FFFFFFFFFFFFF)) | U(0x3FF0000000000000));
     return xsimd::bitwise_cast<D>((bits >> 52) | U(0x4330000000000000)) - D(0x1p52 + 1023.0);
-}
-
-// ---------------------------------------------------------------- arithmetic
-// Integer +, -, * wrap, as the scalar wrap_* helpers define. Where an ISA has
-// no instruction (SSE2's 16- and 32-bit or any 64-bit multiply) xsimd 8.1
-// falls back to scalar C++, where a signed overflow is undefined. Lanes of
-// int's width or wider are computed as unsigned, which wraps. Narrower lanes
-// are promoted to int there: as signed values their products (at most 2^30)
-// fit int, where unsigned ones (65535 * 65535) would overflow it.
-template <class T>
-using WrapLane = std::conditional_t<(sizeof(T) < sizeof(int)), std::make_signed_t<T>,
-                                    std::make_unsigned_t<T>>;
-
-template <class T, class A, class F>
-Batch<T, A> wrapping(Batch<T, A> x, Batch<T, A> y, F f) {
-    if constexpr (kInt<T>) {
-        using W = Batch<WrapLane<T>, A>;
-        return xsimd::bitwise_cast<Batch<T, A>>(
-            f(xsimd::bitwise_cast<W>(x), xsimd::bitwise_cast<W>(y)));
-    } else {
-        return f(x, y);
-    }
-}
-
-template <class T, class A>
-Batch<T, A> wrap_add(Batch<T, A> x, Batch<T, A> y) {
-    return wrapping(x, y, [](auto a, auto b) { return a + b; });
-}
-template <class T, class A>
-Batch<T, A> wrap_sub(Batch<T, A> x, Batch<T, A> y) {
-    return wrapping(x, y, [](auto a, auto b) { return a - b; });
-}
-template <class T, class A>
-Batch<T, A> wrap_mul(Batch<T, A> x, Batch<T, A> y) {
-    return wrapping(x, y, [](auto a, auto b) { return a * b; });
 }
 
 // x is a NaN. Not x != x: xsimd 8.1's AVX and AVX-512 != is the ordered
@@ -204,7 +146,7 @@ Batch<double, A> atan2_of_floats(Batch<double, A> x, Batch<double, A> y) {
 }
 
 
-// log(exp(x) + exp(y)) in long double, as ops::Logaddexp computes it: the
+// log(exp(x) + exp(y)) in long double, as lanes::logaddexp_of computes it: the
 // fix-up for lanes a vector form cannot get within 2 ulp. (The C functions:
 // std::'s inline overloads would be emitted under this ISA's flags.)
 inline double logaddexp_in_long_double(double x, double y) {
@@ -215,7 +157,7 @@ inline double logaddexp_in_long_double(double x, double y) {
     return static_cast<double>(big + ::log1pl(::expl(diff)));
 }
 
-// log(exp(x) + exp(y)) as ops::Logaddexp: max + log1p(exp(-|x - y|)), x + ln 2
+// log(exp(x) + exp(y)) as lanes::logaddexp_of: max + log1p(exp(-|x - y|)), x + ln 2
 // for equal arguments. Where the result is near zero the two terms cancel
 // and double's absolute error would show in the float: those rare lanes are
 // recomputed in long double, as the portable kernel does.

@@ -1,24 +1,23 @@
-// What every family's table is assembled from (the families themselves:
-// family_<family>.hpp, one per line of kernels/families.hpp): the OpKernels
-// of an (op, codec) pair built from the walkers, and the dtype switch that
-// picks the codec. A family's lookup returns the OpKernels an ISA fills for
-// (kernel op, dtype), nullptr where it has nothing faster than the portable
-// kernels. Slots left null (strided, and for some pairs everything) are the
-// portable ones; dispatch merges.
+// The SIMD table builder (Tables<Isa>, which the family lookups in
+// kernels/ops/ take): the OpKernels of an (op, codec) pair built from the
+// walkers, and the dtype switch that picks the codec. A lookup returns the
+// OpKernels an ISA fills for (kernel op, dtype), nullptr where it has
+// nothing faster than the portable kernels. Slots left null (strided, and
+// for some pairs everything) are the portable ones; dispatch merges.
 //
-// Vectorised: + - * max min mean squared_difference prelu / (floats),
-// comparisons, bitwise and logical ops, COPY, and the transcendentals where
-// simd_transcendental_ops.hpp says. Left portable, because a vector form
-// would not be bit-identical with scalar_ops.hpp, not accurate enough, or
-// not faster: integer / // % fmod, remainder, shifts, integer pow, the
-// transcendentals elsewhere, SELECT, and every op's strided / n-ary kernel.
+// Vectorised: every pair op_info lists whose op is kVectorized for the
+// compute type, the transcendentals where simd_transcendental_ops.hpp says,
+// and COPY. Left portable: integer / // % fmod, remainder, shifts, integer
+// pow (no vector instruction, or built on C's fmod), the transcendentals
+// elsewhere, SELECT, and every op's strided / n-ary kernel.
 #pragma once
 
 #include "kernels/isa_namespace.hpp"
 #include "kernels/kernel_table.hpp"
 #include "kernels/simd/simd_codec.hpp"
 #include "kernels/simd/simd_loops.hpp"
-#include "kernels/simd/simd_ops.hpp"
+#include "kernels/simd/simd_lanes.hpp"
+#include "kernels/simd/simd_transcendental_ops.hpp"
 
 #include <bcast/bcast.h>
 
@@ -46,57 +45,54 @@ constexpr OpKernels make_binary_kernels() {
 template <class Isa, class Op, class Codec>
 inline constexpr OpKernels kBinaryKernels = make_binary_kernels<Isa, Op, Codec>();
 
-template <class Isa, class Op, class Codec>
+// The kernels of Op for dtype DT through Codec, if op_info lists the pair
+// and Op has a vector form for the codec's compute type on this ISA.
+template <class Isa, class Op, class Codec, bcast_dtype DT>
 const OpKernels* binary_entry() {
-    constexpr bool is_bool = std::is_same_v<Codec, BoolCodec<Isa>>;
-    constexpr bool fits = Op::template accepts<typename Codec::Compute, typename Isa::arch> &&
-                          (!Op::kComparison || Codec::kCompares) &&
-                          (!is_bool || Op::kComparison || Op::kBitwise);
+    using T = typename Codec::Compute;
+    constexpr bool fits = lanes::supports<Op>(DT) && Op::template kVectorized<T> &&
+                          kVectorMathPays<Op::kMath, T, typename Isa::arch> &&
+                          (!Op::kComparison || Codec::kCompares);
     if constexpr (fits) return &kBinaryKernels<Isa, Op, Codec>;
     else return nullptr;
 }
 
-// Ops whose result bits do not depend on the integers' signedness (wrapping
-// + - *, ==, !=, & | ^: Op::kSignAgnostic): unsigned dtypes run the signed
-// dtype's kernels, one instantiation per element size instead of two.
-template <class Isa, class Op, class U>
+// Ops whose result bits do not depend on the integers' signedness
+// (Op::kSignAgnostic): unsigned dtypes run the signed dtype's kernels, one
+// instantiation per element size instead of two.
+template <class Isa, class Op, class U, bcast_dtype DT>
 const OpKernels* unsigned_entry() {
     if constexpr (Op::kSignAgnostic) {
-        return binary_entry<Isa, Op, PlainCodec<Isa, std::make_signed_t<U>>>();
+        return binary_entry<Isa, Op, PlainCodec<Isa, std::make_signed_t<U>>, DT>();
     } else {
-        return binary_entry<Isa, Op, PlainCodec<Isa, U>>();
+        return binary_entry<Isa, Op, PlainCodec<Isa, U>, DT>();
     }
 }
 
 template <class Isa, class Op>
 const OpKernels* binary_kernels(bcast_dtype dt) {
     switch (dt) {
-        case BCAST_DTYPE_F32: return binary_entry<Isa, Op, PlainCodec<Isa, float>>();
-        case BCAST_DTYPE_F64: return binary_entry<Isa, Op, PlainCodec<Isa, double>>();
+        case BCAST_DTYPE_F32: return binary_entry<Isa, Op, PlainCodec<Isa, float>, BCAST_DTYPE_F32>();
+        case BCAST_DTYPE_F64: return binary_entry<Isa, Op, PlainCodec<Isa, double>, BCAST_DTYPE_F64>();
         case BCAST_DTYPE_F16:
             if constexpr (!Isa::kHasF16) return nullptr;
             else if constexpr (Isa::kPairsF16Steps && !Op::kComparison) {
-                return binary_entry<Isa, Op, F16PairCodec<Isa>>();
+                return binary_entry<Isa, Op, F16PairCodec<Isa>, BCAST_DTYPE_F16>();
             } else {
-                return binary_entry<Isa, Op, F16Codec<Isa>>();
+                return binary_entry<Isa, Op, F16Codec<Isa>, BCAST_DTYPE_F16>();
             }
-        case BCAST_DTYPE_BF16: return binary_entry<Isa, Op, Bf16Codec<Isa>>();
-        case BCAST_DTYPE_I8: return binary_entry<Isa, Op, PlainCodec<Isa, std::int8_t>>();
-        case BCAST_DTYPE_U8: return unsigned_entry<Isa, Op, std::uint8_t>();
-        case BCAST_DTYPE_I16: return binary_entry<Isa, Op, PlainCodec<Isa, std::int16_t>>();
-        case BCAST_DTYPE_U16: return unsigned_entry<Isa, Op, std::uint16_t>();
-        case BCAST_DTYPE_I32: return binary_entry<Isa, Op, PlainCodec<Isa, std::int32_t>>();
-        case BCAST_DTYPE_U32: return unsigned_entry<Isa, Op, std::uint32_t>();
-        case BCAST_DTYPE_I64: return binary_entry<Isa, Op, PlainCodec<Isa, std::int64_t>>();
-        case BCAST_DTYPE_U64: return unsigned_entry<Isa, Op, std::uint64_t>();
-        case BCAST_DTYPE_BOOL: return binary_entry<Isa, Op, BoolCodec<Isa>>();
+        case BCAST_DTYPE_BF16: return binary_entry<Isa, Op, Bf16Codec<Isa>, BCAST_DTYPE_BF16>();
+        case BCAST_DTYPE_I8: return binary_entry<Isa, Op, PlainCodec<Isa, std::int8_t>, BCAST_DTYPE_I8>();
+        case BCAST_DTYPE_U8: return unsigned_entry<Isa, Op, std::uint8_t, BCAST_DTYPE_U8>();
+        case BCAST_DTYPE_I16: return binary_entry<Isa, Op, PlainCodec<Isa, std::int16_t>, BCAST_DTYPE_I16>();
+        case BCAST_DTYPE_U16: return unsigned_entry<Isa, Op, std::uint16_t, BCAST_DTYPE_U16>();
+        case BCAST_DTYPE_I32: return binary_entry<Isa, Op, PlainCodec<Isa, std::int32_t>, BCAST_DTYPE_I32>();
+        case BCAST_DTYPE_U32: return unsigned_entry<Isa, Op, std::uint32_t, BCAST_DTYPE_U32>();
+        case BCAST_DTYPE_I64: return binary_entry<Isa, Op, PlainCodec<Isa, std::int64_t>, BCAST_DTYPE_I64>();
+        case BCAST_DTYPE_U64: return unsigned_entry<Isa, Op, std::uint64_t, BCAST_DTYPE_U64>();
+        case BCAST_DTYPE_BOOL: return binary_entry<Isa, Op, BoolCodec<Isa>, BCAST_DTYPE_BOOL>();
         default: return nullptr;
     }
-}
-
-template <class Isa, class Op>
-const OpKernels* logical_kernels(bcast_dtype dt) {
-    return dt == BCAST_DTYPE_BOOL ? binary_kernels<Isa, Op>(dt) : nullptr;
 }
 
 template <class Isa, class T>
@@ -131,6 +127,15 @@ const OpKernels* copy_kernels(bcast_dtype dt) {
         default: return nullptr;
     }
 }
+
+// The SIMD table builder of one ISA, for the family lookups (kernels/ops/).
+template <class Isa>
+struct Tables {
+    template <class Op>
+    static const OpKernels* binary(bcast_dtype dt) { return binary_kernels<Isa, Op>(dt); }
+    static const OpKernels* copy(bcast_dtype dt) { return copy_kernels<Isa>(dt); }
+    static const OpKernels* select(bcast_dtype) { return nullptr; }  // SELECT stays portable
+};
 
 }  // namespace
 }  // namespace bcast::kernels::BCAST_KERNEL_ISA::simd

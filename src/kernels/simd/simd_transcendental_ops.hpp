@@ -1,6 +1,6 @@
-// The transcendental kernel ops (ATAN2, LOGADDEXP, POW) and where each is
-// vectorised. Within 2 ulp of the exact result (decisions.md), not
-// bit-identical with the portable kernels' libm:
+// Where the vector forms of the transcendentals (lanes::pow_of, atan2_of,
+// logaddexp_of in simd_lanes.hpp) are used. Within 2 ulp of the exact
+// result (decisions.md), not bit-identical with the portable kernels' libm:
 //   f32 (and f16 / bf16, which compute in f32): in double lanes, rounded
 //     once (simd_ops.hpp, simd_pow.hpp); POW only with four or more double
 //     lanes: on two (SSE2, NEON) it measured slower than glibc's powf.
@@ -8,10 +8,11 @@
 //     and, to beat libm, four or more lanes: AVX2 and AVX-512. POW of f64 on
 //     AVX-512 only: with four lanes it measured 1.15x glibc's pow (Zen 4).
 //
-// Included only by an ISA's kernel translation unit.
+// Included only by an ISA's kernel translation units (through simd_lanes.hpp).
 #pragma once
 
 #include "kernels/isa_namespace.hpp"
+#include "kernels/ops/lanes.hpp"
 #include "kernels/simd/simd_double_double.hpp"
 #include "kernels/simd/simd_f64_atan2.hpp"
 #include "kernels/simd/simd_f64_logaddexp.hpp"
@@ -30,48 +31,23 @@ namespace {
 template <class A, std::size_t MinLanes>
 inline constexpr bool kF64Transcendentals = kFusedDoubleFma<A> && Batch<double, A>::size >= MinLanes;
 
-struct Atan2 : OpFlags {
-    template <class T, class A>
-    static constexpr bool accepts =
-        std::is_same_v<T, float> || (std::is_same_v<T, double> && kF64Transcendentals<A, 4>);
-    template <class A>
-    static Batch<float, A> apply(Batch<float, A> x, Batch<float, A> y) {
-        return in_double_lanes(x, y, [](auto a, auto b) { return atan2_of_floats<A>(a, b); });
+// Whether the vector form of C math function M pays for lanes of T on arch A
+// (the ops name theirs: lanes::VectorMath); where not, the portable kernel
+// (libm) runs.
+template <lanes::VectorMath M, class T, class A>
+inline constexpr bool kVectorMathPays = [] {
+    switch (M) {
+        case lanes::VectorMath::None: return true;
+        case lanes::VectorMath::Atan2:
+        case lanes::VectorMath::Logaddexp:
+            return std::is_same_v<T, float> ||
+                   (std::is_same_v<T, double> && kF64Transcendentals<A, 4>);
+        case lanes::VectorMath::Pow:
+            return (std::is_same_v<T, float> && Batch<double, A>::size >= 4) ||
+                   (std::is_same_v<T, double> && kF64Transcendentals<A, 8>);
     }
-    template <class A>
-    static Batch<double, A> apply(Batch<double, A> x, Batch<double, A> y) {
-        return atan2_of_doubles<A>(x, y);
-    }
-};
-
-struct Logaddexp : OpFlags {
-    template <class T, class A>
-    static constexpr bool accepts =
-        std::is_same_v<T, float> || (std::is_same_v<T, double> && kF64Transcendentals<A, 4>);
-    template <class A>
-    static Batch<float, A> apply(Batch<float, A> x, Batch<float, A> y) {
-        return in_double_lanes(x, y, [](auto a, auto b) { return logaddexp_of_floats<A>(a, b); });
-    }
-    template <class A>
-    static Batch<double, A> apply(Batch<double, A> x, Batch<double, A> y) {
-        return logaddexp_of_doubles<A>(x, y);
-    }
-};
-
-struct Pow : OpFlags {
-    template <class T, class A>
-    static constexpr bool accepts =
-        (std::is_same_v<T, float> && Batch<double, A>::size >= 4) ||
-        (std::is_same_v<T, double> && kF64Transcendentals<A, 8>);
-    template <class A>
-    static Batch<float, A> apply(Batch<float, A> x, Batch<float, A> y) {
-        return in_double_lanes(x, y, [](auto a, auto b) { return pow_of_floats<A>(a, b); });
-    }
-    template <class A>
-    static Batch<double, A> apply(Batch<double, A> x, Batch<double, A> y) {
-        return pow_of_doubles<A>(x, y);
-    }
-};
+    return false;
+}();
 
 }  // namespace
 }  // namespace bcast::kernels::BCAST_KERNEL_ISA::simd

@@ -2,7 +2,7 @@
 // fill, strided) and SELECT. They work on element bytes, so dtypes of one size
 // share a kernel, a NaN payload or a non-0/1 BOOL byte is copied as is, and
 // f16/bf16 never go through f32.
-#include "kernels/portable/families.hpp"
+#include "kernels/portable/loops.hpp"
 
 #include "core/op_info.hpp"
 
@@ -91,14 +91,14 @@ int size_index(std::size_t size) {
 
 }  // namespace
 
-const OpKernels* data_movement_kernels(bcast_opcode op, bcast_dtype dt) {
+const OpKernels* copy_kernels(bcast_dtype dt) {
     const int index = size_index(dtype_size(dt));
-    if (index < 0) return nullptr;
-    switch (op) {
-        case BCAST_OP_COPY: return &kCopy[index];
-        case BCAST_OP_SELECT: return &kSelect[index];
-        default: return nullptr;
-    }
+    return index < 0 ? nullptr : &kCopy[index];
+}
+
+const OpKernels* select_kernels(bcast_dtype dt) {
+    const int index = size_index(dtype_size(dt));
+    return index < 0 ? nullptr : &kSelect[index];
 }
 
 }  // namespace bcast::kernels::portable
