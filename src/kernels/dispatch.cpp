@@ -2,6 +2,8 @@
 
 #include "core/op_info.hpp"
 #include "kernels/cpu/cpu_features.hpp"
+#include "kernels/built_isas.hpp"
+#include "kernels/isas.hpp"
 #include "kernels/simd/isa_kernels.hpp"
 
 #include <array>
@@ -12,26 +14,45 @@
 namespace bcast::kernels {
 namespace {
 
-// Ordered from least to most capable within each architecture's ladder
-// (x86: scalar < sse2 < avx2 < avx512; aarch64: scalar < neon). A cap naming
-// the other architecture's ISA caps nothing but itself: "neon" on x86 and
-// "sse2" on aarch64 both leave every ISA of this machine allowed.
-enum class Isa : int { Scalar = 0, Sse2, Avx2, Avx512, Neon };
+enum class Arch { x86_64, aarch64 };
 
-struct IsaName {
+// scalar, then the SIMD ISAs in the order of their list (kernels/isas.hpp).
+#define BCAST_ISA_ENUMERATOR(isa, arch) isa,
+enum class Isa : int { scalar = 0, BCAST_SIMD_ISAS(BCAST_ISA_ENUMERATOR) };
+#undef BCAST_ISA_ENUMERATOR
+
+struct IsaInfo {
     Isa isa;
     const char* name;
+    Arch arch;
+    bool built;  // this build has its kernels (kernels/built_isas.hpp)
+    bool (*on_cpu)();
+    const OpKernels* (*own_kernels)(bcast_opcode, bcast_dtype);
 };
 
-constexpr IsaName kIsaNames[] = {{Isa::Scalar, "scalar"}, {Isa::Sse2, "sse2"},
-                                 {Isa::Avx2, "avx2"},     {Isa::Avx512, "avx512"},
-                                 {Isa::Neon, "neon"}};
+#define BCAST_ISA_INFO(isa, arch)                                              {Isa::isa, #isa, Arch::arch, built_isas::isa,                                      [] { return cpu::cpu_features().isa; }, &isa::kernels},
+constexpr IsaInfo kSimdIsas[] = {BCAST_SIMD_ISAS(BCAST_ISA_INFO)};
+#undef BCAST_ISA_INFO
+
+// An ISA cap, or no cap (the default, and for unknown BCAST_MAX_ISA values).
+constexpr int kNoCap = -1;
+
+const IsaInfo* simd_info(Isa isa) {
+    for (const IsaInfo& info : kSimdIsas) {
+        if (info.isa == isa) return &info;
+    }
+    return nullptr;  // scalar
+}
 
 bool parse_isa(const char* name, Isa* out) {
     if (!name) return false;
-    for (const IsaName& entry : kIsaNames) {
-        if (std::strcmp(entry.name, name) == 0) {
-            *out = entry.isa;
+    if (std::strcmp(name, "scalar") == 0) {
+        *out = Isa::scalar;
+        return true;
+    }
+    for (const IsaInfo& info : kSimdIsas) {
+        if (std::strcmp(info.name, name) == 0) {
+            *out = info.isa;
             return true;
         }
     }
@@ -39,88 +60,62 @@ bool parse_isa(const char* name, Isa* out) {
 }
 
 const char* isa_name(Isa isa) {
-    for (const IsaName& entry : kIsaNames) {
-        if (entry.isa == isa) return entry.name;
-    }
-    return "scalar";
+    const IsaInfo* info = simd_info(isa);
+    return info ? info->name : "scalar";
 }
 
-Isa cap_from_environment() {
-    Isa cap = Isa::Neon;  // no cap
+int cap_from_environment() {
+    Isa cap;
     const char* env = std::getenv("BCAST_MAX_ISA");
-    if (env && !parse_isa(env, &cap)) cap = Isa::Neon;  // unknown values are ignored
-    return cap;
+    return parse_isa(env, &cap) ? static_cast<int>(cap) : kNoCap;
 }
 
 std::atomic<int>& isa_cap() {
-    static std::atomic<int> cap{static_cast<int>(cap_from_environment())};
+    static std::atomic<int> cap{cap_from_environment()};
     return cap;
 }
 
-bool is_x86(Isa isa) { return isa == Isa::Sse2 || isa == Isa::Avx2 || isa == Isa::Avx512; }
-
 // Whether this build has the ISA's kernels and this CPU (and OS) can run them.
 bool available(Isa isa) {
-    [[maybe_unused]] const cpu::CpuFeatures& cpu = cpu::cpu_features();
-    switch (isa) {
-        case Isa::Scalar: return true;
-#if defined(BCAST_HAVE_SSE2_KERNELS)
-        case Isa::Sse2: return cpu.sse2;
-#endif
-#if defined(BCAST_HAVE_AVX2_KERNELS)
-        case Isa::Avx2: return cpu.avx2;
-#endif
-#if defined(BCAST_HAVE_AVX512_KERNELS)
-        case Isa::Avx512: return cpu.avx512;
-#endif
-#if defined(BCAST_HAVE_NEON_KERNELS)
-        case Isa::Neon: return cpu.neon;
-#endif
-        default: return false;
-    }
+    const IsaInfo* info = simd_info(isa);
+    if (!info) return true;  // scalar
+    return info->built && info->on_cpu();
 }
 
-bool allowed_by_cap(Isa isa, Isa cap) {
-    if (cap == Isa::Scalar) return isa == Isa::Scalar;
-    if (is_x86(isa) && is_x86(cap)) return static_cast<int>(isa) <= static_cast<int>(cap);
-    return true;
+// Within one architecture a later ISA of the list is above an earlier one;
+// a cap naming another architecture's ISA ("neon" on x86) caps nothing.
+bool allowed_by_cap(Isa isa, int cap) {
+    if (cap == kNoCap) return true;
+    const auto capped = static_cast<Isa>(cap);
+    if (capped == Isa::scalar) return isa == Isa::scalar;
+    const IsaInfo* info = simd_info(isa);
+    if (!info) return true;  // scalar is under every cap
+    if (info->arch != simd_info(capped)->arch) return true;
+    return static_cast<int>(isa) <= cap;
 }
 
 // The best kernel table this CPU and build offer under the cap.
 Isa active_isa() {
-    const auto cap = static_cast<Isa>(isa_cap().load(std::memory_order_relaxed));
-    constexpr Isa kBestFirst[] = {Isa::Avx512, Isa::Avx2, Isa::Sse2, Isa::Neon};
-    for (Isa isa : kBestFirst) {
+    const int cap = isa_cap().load(std::memory_order_relaxed);
+    constexpr auto kCount = sizeof(kSimdIsas) / sizeof(kSimdIsas[0]);
+    for (std::size_t i = kCount; i-- > 0;) {
+        const Isa isa = kSimdIsas[i].isa;
         if (available(isa) && allowed_by_cap(isa, cap)) return isa;
     }
-    return Isa::Scalar;
+    return Isa::scalar;
 }
 
 // The ISA's own table for (op, dtype); nullptr for scalar or where it has none.
-const OpKernels* isa_kernels(Isa isa, [[maybe_unused]] bcast_opcode kernel_op,
-                             [[maybe_unused]] bcast_dtype dtype) {
-    switch (isa) {
-#if defined(BCAST_HAVE_SSE2_KERNELS)
-        case Isa::Sse2: return sse2::kernels(kernel_op, dtype);
-#endif
-#if defined(BCAST_HAVE_AVX2_KERNELS)
-        case Isa::Avx2: return avx2::kernels(kernel_op, dtype);
-#endif
-#if defined(BCAST_HAVE_AVX512_KERNELS)
-        case Isa::Avx512: {
+const OpKernels* isa_kernels(Isa isa, bcast_opcode kernel_op, bcast_dtype dtype) {
+    const IsaInfo* info = simd_info(isa);
+    if (!info) return nullptr;
 #if defined(BCAST_HAVE_AVX512FP16_KERNELS)
-            if (cpu::cpu_features().avx512fp16) {
-                if (const OpKernels* half = avx512fp16::kernels(kernel_op, dtype)) return half;
-            }
-#endif
-            return avx512::kernels(kernel_op, dtype);
-        }
-#endif
-#if defined(BCAST_HAVE_NEON_KERNELS)
-        case Isa::Neon: return neon::kernels(kernel_op, dtype);
-#endif
-        default: return nullptr;
+    // Native f16 + - * / in front of the avx512 table's F16C slots.
+    if (isa == Isa::avx512 && cpu::cpu_features().avx512fp16) {
+        if (const OpKernels* half = avx512fp16::kernels(kernel_op, dtype)) return half;
     }
+#endif
+    return info->own_kernels(kernel_op, dtype);
 }
 
 template <class Fn>
@@ -136,7 +131,7 @@ void merge_slot(Fn& slot, Fn fast, bool& used) {
 // portable table has its 1-D form.
 Selection merged(Isa isa, bcast_opcode kernel_op, bcast_dtype dtype) {
     Selection s{};
-    s.isa = isa_name(Isa::Scalar);
+    s.isa = isa_name(Isa::scalar);
     const OpKernels* portable = portable_kernels(kernel_op, dtype);
     if (!portable) return s;
     s.kernels = *portable;
@@ -177,11 +172,11 @@ struct MergedTable {
 
 const MergedTable& table(Isa isa) {
     switch (isa) {
-        case Isa::Sse2: { static const MergedTable t(Isa::Sse2); return t; }
-        case Isa::Avx2: { static const MergedTable t(Isa::Avx2); return t; }
-        case Isa::Avx512: { static const MergedTable t(Isa::Avx512); return t; }
-        case Isa::Neon: { static const MergedTable t(Isa::Neon); return t; }
-        default: { static const MergedTable t(Isa::Scalar); return t; }
+#define BCAST_ISA_TABLE(isa, arch) \
+        case Isa::isa: { static const MergedTable t(Isa::isa); return t; }
+        BCAST_SIMD_ISAS(BCAST_ISA_TABLE)
+#undef BCAST_ISA_TABLE
+        default: { static const MergedTable t(Isa::scalar); return t; }
     }
 }
 
@@ -190,7 +185,7 @@ const MergedTable& table(Isa isa) {
 Selection select_kernels(bcast_opcode kernel_op, bcast_dtype dtype) {
     if (kernel_op < 0 || kernel_op >= kNumOpcodes || dtype < 0 || dtype >= kNumDtypes) {
         Selection none{};
-        none.isa = isa_name(Isa::Scalar);
+        none.isa = isa_name(Isa::scalar);
         return none;
     }
     return table(active_isa()).entries[static_cast<std::size_t>(kernel_op) * kNumDtypes + dtype];

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "kernels/dispatch.hpp"
+#include "kernels/isas.hpp"
 #include "kernels/kernel_table.hpp"
 
 #include <cmath>
@@ -138,7 +139,9 @@ bool left_to_portable(bcast_opcode op, double x, double y, long double exact) {
 
 TEST_CASE("f64 transcendentals are within 1 ulp of a long double reference", "[simd][f64]") {
     std::size_t isas_with_f64 = 0;
-    for (const char* isa : {"sse2", "avx2", "avx512", "neon"}) {
+#define BCAST_ISA_NAME(isa, arch) #isa,
+    for (const char* isa : {BCAST_SIMD_ISAS(BCAST_ISA_NAME)}) {
+#undef BCAST_ISA_NAME
         if (!bcast::kernels::isa_available(isa)) continue;
         bool has_f64 = false;
         for (bcast_opcode op : {BCAST_OP_ATAN2, BCAST_OP_LOGADDEXP, BCAST_OP_POW}) {

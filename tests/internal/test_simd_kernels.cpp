@@ -16,6 +16,7 @@
 #include "kernel_test_data.hpp"
 #include "kernels/cpu/cpu_features.hpp"
 #include "kernels/dispatch.hpp"
+#include "kernels/isas.hpp"
 #include "kernels/kernel_table.hpp"
 #include "kernels/simd/isa_kernels.hpp"
 #include "kernels/simd/tuning.hpp"
@@ -46,9 +47,11 @@ const bcast_dtype kAllDtypes = static_cast<bcast_dtype>(bcast::kNumDtypes);
 // The SIMD ISAs this build and CPU run.
 std::vector<std::string> host_isas() {
     std::vector<std::string> isas;
-    for (const char* name : {"sse2", "avx2", "avx512", "neon"}) {
+#define BCAST_ISA_NAME(isa, arch) #isa,
+    for (const char* name : {BCAST_SIMD_ISAS(BCAST_ISA_NAME)}) {
         if (bcast::kernels::isa_available(name)) isas.emplace_back(name);
     }
+#undef BCAST_ISA_NAME
     return isas;
 }
 

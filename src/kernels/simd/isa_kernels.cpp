@@ -1,7 +1,11 @@
-// Each built SIMD ISA's kernels(): the first of its family lookups that has
-// (op, dtype). Baseline code: it only calls into the ISA's objects, which
-// dispatch.cpp does only once the CPU has reported the ISA.
+// Each listed SIMD ISA's kernels(): the first of its family lookups that has
+// (op, dtype), or nullptr where this build does not have the ISA (its
+// families are then never referenced). Baseline code: it only calls into
+// the ISA's objects, which dispatch.cpp does only once the CPU has reported
+// the ISA.
 #include "kernels/simd/isa_kernels.hpp"
+
+#include "kernels/built_isas.hpp"
 
 #include <cstddef>
 
@@ -22,26 +26,18 @@ const OpKernels* first_family(const FamilyLookup (&families)[N], bcast_opcode op
 }  // namespace
 
 #define BCAST_FAMILY_LOOKUP(family) family##_kernels,
-#define BCAST_DEFINE_ISA_KERNELS(isa)                                                       \
-    const OpKernels* isa::kernels(bcast_opcode kernel_op, bcast_dtype dtype) {             \
-        static constexpr FamilyLookup kFamilies[] = {                                      \
-            BCAST_KERNEL_FAMILIES(BCAST_FAMILY_LOOKUP)};                                   \
-        return first_family(kFamilies, kernel_op, dtype);                                  \
+#define BCAST_DEFINE_ISA_KERNELS(isa, arch)                                   \
+    const OpKernels* isa::kernels(bcast_opcode kernel_op, bcast_dtype dtype) {       \
+        if constexpr (built_isas::isa) {                                              \
+            static constexpr FamilyLookup kFamilies[] = {                            \
+                BCAST_KERNEL_FAMILIES(BCAST_FAMILY_LOOKUP)};                         \
+            return first_family(kFamilies, kernel_op, dtype);                        \
+        } else {                                                                     \
+            (void)kernel_op, (void)dtype;                                            \
+            return nullptr;                                                          \
+        }                                                                            \
     }
-
-#if defined(BCAST_HAVE_SSE2_KERNELS)
-BCAST_DEFINE_ISA_KERNELS(sse2)
-#endif
-#if defined(BCAST_HAVE_AVX2_KERNELS)
-BCAST_DEFINE_ISA_KERNELS(avx2)
-#endif
-#if defined(BCAST_HAVE_AVX512_KERNELS)
-BCAST_DEFINE_ISA_KERNELS(avx512)
-#endif
-#if defined(BCAST_HAVE_NEON_KERNELS)
-BCAST_DEFINE_ISA_KERNELS(neon)
-#endif
-
+BCAST_SIMD_ISAS(BCAST_DEFINE_ISA_KERNELS)
 #undef BCAST_DEFINE_ISA_KERNELS
 #undef BCAST_FAMILY_LOOKUP
 
