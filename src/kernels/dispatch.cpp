@@ -30,7 +30,9 @@ struct IsaInfo {
     const OpKernels* (*own_kernels)(bcast_opcode, bcast_dtype);
 };
 
-#define BCAST_ISA_INFO(isa, arch)                                              {Isa::isa, #isa, Arch::arch, built_isas::isa,                                      [] { return cpu::cpu_features().isa; }, &isa::kernels},
+#define BCAST_ISA_INFO(isa, arch)                                  \
+    {Isa::isa, #isa, Arch::arch, built_isas::isa,                  \
+     [] { return cpu::cpu_features().isa; }, &isa::kernels},
 constexpr IsaInfo kSimdIsas[] = {BCAST_SIMD_ISAS(BCAST_ISA_INFO)};
 #undef BCAST_ISA_INFO
 

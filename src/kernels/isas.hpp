@@ -10,7 +10,10 @@
 // architecture (BCAST_KERNEL_ISAS may pick fewer) and writes which were built
 // into kernels/built_isas.hpp. dispatch.cpp derives from them its names,
 // its order of preference (later lines of one architecture first), the CPU
-// check and the table switch. Keep one ISA per line.
+// check and the table switch; the objects link in this order too (the
+// least demanding copy of a weak symbol comes first). Keep one ISA per line.
+// An ISA of a new architecture also needs that architecture in dispatch.cpp
+// (Arch) and in src/CMakeLists.txt (target_arch).
 #pragma once
 
 #define BCAST_SIMD_ISAS(X) \

@@ -10,7 +10,9 @@
 //
 // Ops call these unqualified, so a translation unit that runs ops on batches
 // must include simd/simd_lanes.hpp before any ops header (the generated
-// family translation units do: simd/family_kernels.cpp.in).
+// family translation units do: kernels/family_kernels.cpp.in). Should one
+// not, the scalar forms refuse a batch (static_assert) rather than compute
+// something else with it.
 #pragma once
 
 #include "core/op_info.hpp"
@@ -102,7 +104,13 @@ inline constexpr bool kIsVariadic = std::is_base_of_v<Fold<Op>, Op>;
 // Scalar forms. Masks are bool.
 
 template <class T>
+inline constexpr bool kScalar = std::is_arithmetic_v<T>;
+#define BCAST_SCALAR_ONLY(T) \
+    static_assert(kScalar<T>, "a batch reached a scalar lane primitive: include simd_lanes.hpp first")
+
+template <class T>
 T if_else(bool mask, T a, T b) {
+    BCAST_SCALAR_ONLY(T);
     return mask ? a : b;
 }
 inline bool logical_not(bool mask) { return !mask; }
@@ -110,16 +118,19 @@ inline bool logical_not(bool mask) { return !mask; }
 // x is a NaN (any x != x; false for integers).
 template <class T>
 bool is_nan(T x) {
+    BCAST_SCALAR_ONLY(T);
     return x != x;
 }
 
 // For integers (floats use if_else, which keeps NaN and -0 rules explicit).
 template <class T>
 T maximum(T a, T b) {
+    BCAST_SCALAR_ONLY(T);
     return a >= b ? a : b;
 }
 template <class T>
 T minimum(T a, T b) {
+    BCAST_SCALAR_ONLY(T);
     return a <= b ? a : b;
 }
 
@@ -133,6 +144,7 @@ using WrapType = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned,
 
 template <class T, class F>
 T wrapping(T a, T b, F f) {
+    BCAST_SCALAR_ONLY(T);
     if constexpr (std::is_floating_point_v<T>) {
         return f(a, b);
     } else {
@@ -160,6 +172,7 @@ T wrap_neg(T a) {
 // The IEEE quotient of floats.
 template <class T>
 T quotient(T x, T y) {
+    BCAST_SCALAR_ONLY(T);
     return x / y;
 }
 
@@ -187,6 +200,7 @@ inline double c_copysign(double x, double y) { return std::copysign(x, y); }
 // for a signalling one; numpy and the vector forms say 1.
 template <class T>
 T pow_of(T x, T y) {
+    BCAST_SCALAR_ONLY(T);
     if (y == 0 || x == 1) return T{1};
     return c_pow(x, y);
 }
@@ -194,6 +208,7 @@ T pow_of(T x, T y) {
 // atan2(x, y): x is the numerator.
 template <class T>
 T atan2_of(T x, T y) {
+    BCAST_SCALAR_ONLY(T);
     return c_atan2(x, y);
 }
 
@@ -204,6 +219,7 @@ T atan2_of(T x, T y) {
 // 1e-13 and for f64 where the cancellation loses fewer than 11 bits.
 template <class T>
 T logaddexp_of(T x, T y) {
+    BCAST_SCALAR_ONLY(T);
     using W = long double;
     const W wx = x, wy = y;
     if (x == y) return static_cast<T>(wx + 0.693147180559945309417232121458176568L);
@@ -211,5 +227,7 @@ T logaddexp_of(T x, T y) {
     if (d > 0) return static_cast<T>(wx + std::log1p(std::exp(-d)));
     return static_cast<T>(wy + std::log1p(std::exp(d)));  // d <= 0, or NaN -> NaN
 }
+
+#undef BCAST_SCALAR_ONLY
 
 }  // namespace bcast::kernels::BCAST_KERNEL_ISA::lanes

@@ -18,6 +18,7 @@
 #include <type_traits>
 
 namespace bcast::kernels::BCAST_KERNEL_ISA::lanes {
+namespace {  // internal, as the simd:: helpers they call
 
 template <class T, class A>
 using Batch = xsimd::batch<T, A>;
@@ -111,4 +112,5 @@ Batch<double, A> logaddexp_of(Batch<double, A> x, Batch<double, A> y) {
     return simd::logaddexp_of_doubles<A>(x, y);
 }
 
+}  // namespace
 }  // namespace bcast::kernels::BCAST_KERNEL_ISA::lanes
