@@ -11,7 +11,7 @@
 #include "kernels/isa_namespace.hpp"
 #include "kernels/ops/lanes.hpp"
 #include "kernels/simd/simd_ops.hpp"
-#include "kernels/simd/simd_transcendental_ops.hpp"
+#include "kernels/simd/simd_vector_math.hpp"
 
 #include <xsimd/xsimd.hpp>
 
@@ -84,33 +84,22 @@ Batch<T, A> quotient(Batch<T, A> x, Batch<T, A> y) {
     return simd::Quotient<A>::of(x, y);
 }
 
-// The transcendentals' vector forms: floats in double lanes, doubles in
-// double-double (simd_transcendental_ops.hpp says where each is used).
+// The transcendentals' vector forms, declared here and defined in
+// lanes_transcendental.hpp, which only the transcendental family's
+// translation units include: a change to the vector math rebuilds that
+// family alone (simd_vector_math.hpp says where each form is used).
 template <class A>
-Batch<float, A> pow_of(Batch<float, A> x, Batch<float, A> y) {
-    return simd::in_double_lanes(x, y, [](auto a, auto b) { return simd::pow_of_floats<A>(a, b); });
-}
+Batch<float, A> pow_of(Batch<float, A> x, Batch<float, A> y);
 template <class A>
-Batch<double, A> pow_of(Batch<double, A> x, Batch<double, A> y) {
-    return simd::pow_of_doubles<A>(x, y);
-}
+Batch<double, A> pow_of(Batch<double, A> x, Batch<double, A> y);
 template <class A>
-Batch<float, A> atan2_of(Batch<float, A> x, Batch<float, A> y) {
-    return simd::in_double_lanes(x, y, [](auto a, auto b) { return simd::atan2_of_floats<A>(a, b); });
-}
+Batch<float, A> atan2_of(Batch<float, A> x, Batch<float, A> y);
 template <class A>
-Batch<double, A> atan2_of(Batch<double, A> x, Batch<double, A> y) {
-    return simd::atan2_of_doubles<A>(x, y);
-}
+Batch<double, A> atan2_of(Batch<double, A> x, Batch<double, A> y);
 template <class A>
-Batch<float, A> logaddexp_of(Batch<float, A> x, Batch<float, A> y) {
-    return simd::in_double_lanes(x, y,
-                                 [](auto a, auto b) { return simd::logaddexp_of_floats<A>(a, b); });
-}
+Batch<float, A> logaddexp_of(Batch<float, A> x, Batch<float, A> y);
 template <class A>
-Batch<double, A> logaddexp_of(Batch<double, A> x, Batch<double, A> y) {
-    return simd::logaddexp_of_doubles<A>(x, y);
-}
+Batch<double, A> logaddexp_of(Batch<double, A> x, Batch<double, A> y);
 
 }  // namespace
 }  // namespace bcast::kernels::BCAST_KERNEL_ISA::lanes

@@ -6,7 +6,7 @@
 // for some pairs everything) are the portable ones; dispatch merges.
 //
 // Vectorised: every pair op_info lists whose op is kVectorized for the
-// compute type, the transcendentals where simd_transcendental_ops.hpp says,
+// compute type, the transcendentals where simd_vector_math.hpp says,
 // and COPY. Left portable: integer / // % fmod, remainder, shifts, integer
 // pow (no vector instruction, or built on C's fmod), the transcendentals
 // elsewhere, SELECT, and every op's strided / n-ary kernel.
@@ -17,7 +17,7 @@
 #include "kernels/simd/simd_codec.hpp"
 #include "kernels/simd/simd_loops.hpp"
 #include "kernels/simd/simd_lanes.hpp"
-#include "kernels/simd/simd_transcendental_ops.hpp"
+#include "kernels/simd/simd_vector_math.hpp"
 
 #include <bcast/bcast.h>
 

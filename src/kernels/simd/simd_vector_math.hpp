@@ -8,20 +8,17 @@
 //     and, to beat libm, four or more lanes: AVX2 and AVX-512. POW of f64 on
 //     AVX-512 only: with four lanes it measured 1.15x glibc's pow (Zen 4).
 //
-// Included only by an ISA's kernel translation units (through simd_lanes.hpp).
+// Included by simd_lanes.hpp: the table builder asks it for every op.
 #pragma once
 
 #include "kernels/isa_namespace.hpp"
 #include "kernels/ops/lanes.hpp"
 #include "kernels/simd/simd_double_double.hpp"
-#include "kernels/simd/simd_f64_atan2.hpp"
-#include "kernels/simd/simd_f64_logaddexp.hpp"
-#include "kernels/simd/simd_f64_pow.hpp"
 #include "kernels/simd/simd_ops.hpp"
-#include "kernels/simd/simd_pow.hpp"
 
 #include <xsimd/xsimd.hpp>
 
+#include <cstddef>
 #include <type_traits>
 
 namespace bcast::kernels::BCAST_KERNEL_ISA::simd {
