@@ -387,13 +387,13 @@ void check_isa(const std::string& isa, bool stream) {
 }  // namespace
 
 TEST_CASE("SIMD kernels match the portable kernels on every host ISA",
-          "[simd]") {
+          "[simd][bit-for-bit]") {
     for (const std::string& isa : host_isas()) {
         SECTION(isa) { check_isa(isa, false); }
     }
 }
 
-TEST_CASE("SIMD kernels match with non-temporal stores", "[simd]") {
+TEST_CASE("SIMD kernels match with non-temporal stores", "[simd][bit-for-bit]") {
     for (const std::string& isa : host_isas()) {
         SECTION(isa) { check_isa(isa, true); }
     }
