@@ -39,11 +39,11 @@ constexpr IsaInfo kSimdIsas[] = {BCAST_SIMD_ISAS(BCAST_ISA_INFO)};
 // An ISA cap, or no cap (the default, and for unknown BCAST_MAX_ISA values).
 constexpr int kNoCap = -1;
 
+// The enum follows the list, so an ISA's info is at its value - 1.
 const IsaInfo* simd_info(Isa isa) {
-    for (const IsaInfo& info : kSimdIsas) {
-        if (info.isa == isa) return &info;
-    }
-    return nullptr;  // scalar
+    constexpr int kCount = static_cast<int>(sizeof(kSimdIsas) / sizeof(kSimdIsas[0]));
+    const int index = static_cast<int>(isa) - 1;
+    return index >= 0 && index < kCount ? &kSimdIsas[index] : nullptr;  // scalar: none
 }
 
 bool parse_isa(const char* name, Isa* out) {
