@@ -137,6 +137,37 @@ constexpr bool op_supports(bcast_opcode op, bcast_dtype dt) {
     return (info->dtypes & op_tables::class_bit(dtype_class(dt))) != 0;
 }
 
+// The kernel op that computes x op y as y op' x with the same bits for dtype
+// dt: op itself where op commutes, the mirror of an ordered comparison; -1
+// where there is none. Float + * max min are left out: with two NaNs the
+// result's payload (and max/min's choice between +0 and -0) follows the
+// operands' order. The plan runs such a pair's left-broadcast forms as the
+// right-broadcast ones with x and y exchanged, so the SIMD tables build
+// only the latter (half of each pair's kernels fewer to compile).
+constexpr int exchanged_op(bcast_opcode kernel_op, bcast_dtype dt) {
+    if (!op_supports(kernel_op, dt)) return -1;
+    const bool integral = dtype_class(dt) != DtypeClass::Float;
+    switch (kernel_op) {
+        case BCAST_OP_EQUAL:
+        case BCAST_OP_NOT_EQUAL:
+        case BCAST_OP_LOGICAL_AND:
+        case BCAST_OP_LOGICAL_OR:
+        case BCAST_OP_LOGICAL_XOR:
+        case BCAST_OP_BITWISE_AND:
+        case BCAST_OP_BITWISE_OR:
+        case BCAST_OP_BITWISE_XOR: return kernel_op;
+        case BCAST_OP_LESS: return BCAST_OP_GREATER;
+        case BCAST_OP_GREATER: return BCAST_OP_LESS;
+        case BCAST_OP_LESS_EQUAL: return BCAST_OP_GREATER_EQUAL;
+        case BCAST_OP_GREATER_EQUAL: return BCAST_OP_LESS_EQUAL;
+        case BCAST_OP_ADD:
+        case BCAST_OP_MUL:
+        case BCAST_OP_MAX:
+        case BCAST_OP_MIN: return integral ? kernel_op : -1;
+        default: return -1;
+    }
+}
+
 // Element type of the op's output for input dtype dt.
 bcast_dtype output_dtype(bcast_opcode op, bcast_dtype dt);
 

@@ -37,11 +37,20 @@ std::string operands_json(const Plan& p) {
     return s + "\"output\"]";
 }
 
+// Only where the kernels compute another op on the operands as listed
+// (RSUB as SUB, LESS as GREATER with x and y exchanged).
+std::string kernel_op_json(const Plan& p) {
+    if (p.kernel_op == p.opcode) return "";
+    const OpInfo* info = op_info(p.kernel_op);
+    return ",\"kernel_op\":" + quoted(info ? info->name : "?");
+}
+
 std::string plan_fields(const Plan& p) {
     std::string s = ",\"planned\":true,\"isa\":" + quoted(p.isa) +
                     ",\"output_shape\":" + json_list(p.out.dims.data(), p.out.rank) +
                     ",\"operands\":" + operands_json(p) + ",\"loops\":" + loops_json(p) +
                     ",\"kernel\":" + quoted(inner_kind_name(p.kind, p.num_inputs)) +
+                    kernel_op_json(p) +
                     ",\"elements_per_call\":" + std::to_string(p.inner_count) +
                     ",\"streaming_stores\":" + (p.stream ? "true" : "false");
     if (p.rows > 0) s += ",\"rows_per_call\":" + std::to_string(p.rows);

@@ -201,6 +201,32 @@ void lay_out(Plan& p, const PlanRequest& rq, const rules::Resolution& res) {
     }
 }
 
+// Whether x is the operand broadcast along the inner loops where y is not:
+// the inner loop reads a scalar x against a run of y (sv), or x and y both
+// run but x repeats along the next loop while y runs on (periodic_x, or vv
+// rows over a repeated x).
+bool left_operand_repeats(const LoopNest& nest) {
+    if (nest.empty || nest.num_loops == 0) return false;
+    const Loop& inner = nest.loops[nest.num_loops - 1];
+    if (inner.stride[0] == 0 && inner.stride[1] != 0) return true;
+    if (nest.num_loops < 2 || inner.stride[0] != 1 || inner.stride[1] != 1) return false;
+    const Loop& outer = nest.loops[nest.num_loops - 2];
+    return outer.stride[0] == 0 && outer.stride[1] != 0;
+}
+
+// Kernel operands 0 and 1 trade places, with everything the plan keeps per
+// kernel operand.
+void exchange_inputs(Plan& p) {
+    std::swap(p.input_order[0], p.input_order[1]);
+    std::swap(p.elem_size[0], p.elem_size[1]);
+    std::swap(p.lo_byte[0], p.lo_byte[1]);
+    std::swap(p.hi_byte[0], p.hi_byte[1]);
+    for (std::size_t l = 0; l < p.nest.num_loops; ++l) {
+        std::swap(p.nest.loops[l].stride[0], p.nest.loops[l].stride[1]);
+        std::swap(p.byte_stride[l][0], p.byte_stride[l][1]);
+    }
+}
+
 }  // namespace
 
 const char* inner_kind_name(InnerKind kind, std::size_t num_inputs) {
@@ -248,7 +274,16 @@ Plan build_plan(const PlanRequest& rq, const rules::Resolution& res) {
         p.nest.empty = true;
     }
 
-    const kernels::Selection sel = kernels::select_kernels(info->base, rq.dtype);
+    // Left-broadcast forms of pairs with an exchanged op run as the
+    // right-broadcast ones (op_info.hpp): only those have SIMD kernels.
+    bcast_opcode kernel_op = info->base;
+    const int exchanged = exchanged_op(kernel_op, rq.dtype);
+    if (rq.num_inputs == 2 && exchanged >= 0 && left_operand_repeats(p.nest)) {
+        exchange_inputs(p);
+        kernel_op = exchanged;
+    }
+    p.kernel_op = kernel_op;
+    const kernels::Selection sel = kernels::select_kernels(kernel_op, rq.dtype);
     if (!sel.kernels.strided) {
         fail(BCAST_ERROR_UNSUPPORTED, std::string(info->name) + " has no kernel for " +
                                           dtype_name(rq.dtype));

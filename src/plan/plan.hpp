@@ -27,12 +27,16 @@ constexpr int64_t kMaxPeriod = static_cast<int64_t>(kernels::tuning::kMaxShortPe
 
 struct Plan {
     bcast_opcode opcode = 0;
+    // What the kernels compute: the base op of a reversed op (RSUB: SUB), or
+    // the exchanged op where the plan exchanged the operands (LESS: GREATER).
+    bcast_opcode kernel_op = 0;
     bcast_dtype dtype = 0;
     std::size_t num_inputs = 0;
     Shape out;
 
     // Kernel operand k is user input input_order[k]; the output is operand
-    // num_inputs. Reversed ops swap inputs 0 and 1 here.
+    // num_inputs. Reversed ops swap inputs 0 and 1 here, and so do pairs
+    // whose left-broadcast forms run with the operands exchanged.
     std::array<std::size_t, kMaxInputs> input_order{};
     std::array<std::size_t, kMaxOperands> elem_size{};  // per kernel operand
 

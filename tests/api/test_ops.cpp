@@ -673,7 +673,7 @@ const std::vector<std::vector<Shape>>& random_shape_cases() {
         {{17}, {17}},      {{3, 5}, {5}},      {{4, 1, 3}, {2, 1}},  {{5}, {3, 5}},
         {{2, 3, 4}, {1}},  {{1, 4}, {3, 1}},   {{2, 1, 3, 1}, {4, 1, 5}},
         {{3, 67}, {67}},   {{67}, {1}},        {{1}, {67}},          {{2, 33}, {2, 1}},
-        {{130}, {130}}};
+        {{130}, {130}},    {{140}, {3, 140}}};
     return cases;
 }
 
@@ -1180,6 +1180,32 @@ TEST_CASE("ops: bcast_op_describe has snprintf semantics", "[ops][describe]") {
         CHECK(exact[n] == 'x');
         CHECK(std::string(exact.data()) == s.substr(0, n - 1));
     }
+}
+
+TEST_CASE("ops: bcast_op_describe names the kernel op and operand order it runs", "[ops][describe]") {
+    const auto describe = [](bcast_opcode op, const int64_t* a, std::size_t ra, const int64_t* b,
+                             std::size_t rb) {
+        OpHandle h;
+        REQUIRE(bcast_op_create(op, BCAST_DTYPE_F32, &h.p) == BCAST_OK);
+        const std::size_t ranks[2] = {ra, rb};
+        const int64_t* dims[2] = {a, b};
+        REQUIRE(bcast_op_plan(h.p, 2, ranks, dims, nullptr, nullptr) == BCAST_OK);
+        std::vector<char> buf(bcast_op_describe(h.p, nullptr, 0) + 1);
+        bcast_op_describe(h.p, buf.data(), buf.size());
+        return std::string(buf.data());
+    };
+    const int64_t row[2] = {1, 7}, rows[2] = {100, 7};
+    // x repeats along the rows: LESS runs as GREATER with the inputs exchanged.
+    std::string s = describe(BCAST_OP_LESS, row, 2, rows, 2);
+    CHECK(s.find("\"kernel_op\":\"GREATER\"") != std::string::npos);
+    CHECK(s.find("\"operands\":[\"input1\",\"input0\",\"output\"]") != std::string::npos);
+    // y repeats: nothing to exchange, no kernel_op.
+    s = describe(BCAST_OP_LESS, rows, 2, row, 2);
+    CHECK(s.find("kernel_op") == std::string::npos);
+    CHECK(s.find("\"operands\":[\"input0\",\"input1\",\"output\"]") != std::string::npos);
+    // A reversed op names its base op.
+    s = describe(BCAST_OP_RSUB, rows, 2, row, 2);
+    CHECK(s.find("\"kernel_op\":\"SUB\"") != std::string::npos);
 }
 
 TEST_CASE("ops: POW of a signalling NaN to the power 0 is 1 under every kernel set", "[ops][values][isa]") {

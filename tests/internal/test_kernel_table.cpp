@@ -219,6 +219,43 @@ TEST_CASE("binary kernel shapes match the strided kernel bit for bit", "[kernels
 
 // ------------------------------------------------------- variadic fold
 
+TEST_CASE("exchanged ops give the same bits with the operands exchanged", "[kernels]") {
+    // The plan relies on it to run sv and periodic_x as vs and periodic_y
+    // (op_info.hpp): x op y == y op' x, byte for byte, specials included.
+    std::mt19937_64 rng(11);
+    int pairs = 0;
+    for (bcast_opcode op = 0; op < kAllOps; ++op) {
+        for (bcast_dtype dt = 0; dt < kAllDtypes; ++dt) {
+            const int ex = bcast::exchanged_op(op, dt);
+            if (ex < 0) continue;
+            INFO(pair_name(op, dt) << " as " << pair_name(ex, dt));
+            const OpKernels* k = portable_kernels(op, dt);
+            const OpKernels* e = portable_kernels(ex, dt);
+            REQUIRE(k != nullptr);
+            REQUIRE(e != nullptr);
+            const std::size_t n = 1000;
+            const Bytes x = random_elems(dt, n, rng), y = random_elems(dt, n, rng);
+            const std::size_t os = bcast::dtype_size(bcast::output_dtype(op, dt));
+            Bytes direct(n * os), exchanged(n * os);
+            k->vv(n, x.data(), y.data(), direct.data(), false);
+            e->vv(n, y.data(), x.data(), exchanged.data(), false);
+            CHECK(direct == exchanged);
+            ++pairs;
+        }
+    }
+    // == != < <= > >= on all 13 dtypes, logical on BOOL, bitwise on the 8
+    // integers and BOOL, + * max min on the 8 integers.
+    CHECK(pairs == 6 * 13 + 3 + 3 * 9 + 4 * 8);
+    CHECK(bcast::exchanged_op(BCAST_OP_LESS, BCAST_DTYPE_F16) == BCAST_OP_GREATER);
+    for (bcast_dtype dt : {BCAST_DTYPE_F32, BCAST_DTYPE_F64, BCAST_DTYPE_F16, BCAST_DTYPE_BF16}) {
+        for (bcast_opcode op : {BCAST_OP_ADD, BCAST_OP_MUL, BCAST_OP_MAX, BCAST_OP_MIN}) {
+            CHECK(bcast::exchanged_op(op, dt) == -1);  // NaN payloads, +-0
+        }
+    }
+    CHECK(bcast::exchanged_op(BCAST_OP_SUB, BCAST_DTYPE_I32) == -1);
+    CHECK(bcast::exchanged_op(BCAST_OP_LOGICAL_AND, BCAST_DTYPE_I32) == -1);  // unsupported
+}
+
 TEST_CASE("variadic strided kernels fold left to right", "[kernels]") {
     std::mt19937_64 rng(77);
     const bcast_opcode variadic[] = {BCAST_OP_ADD, BCAST_OP_MUL, BCAST_OP_MAX, BCAST_OP_MIN,

@@ -1,6 +1,7 @@
 // Pins the plan: alignment, coalescing, loop descriptors and the inner kernel
 // kind for the patterns the SIMD kernels are built around.
 #include "core/error.hpp"
+#include "kernels/dispatch.hpp"
 #include "plan/loop_nest.hpp"
 #include "kernels/simd/stream_threshold.hpp"
 #include "plan/plan.hpp"
@@ -110,6 +111,43 @@ TEST_CASE("outer product runs scalar-vector rows", "[plan]") {
     CHECK(strides_of(p, 0) == V{1, 0});
     CHECK(strides_of(p, 1) == V{0, 1});
     CHECK(p.kind == InnerKind::SV);
+}
+
+TEST_CASE("exchangeable ops put the broadcast operand on the right", "[plan]") {
+    // Integer ADD commutes bit for bit: the outer product runs as vs rows
+    // with the user's inputs exchanged; f32 ADD does not (NaN payloads).
+    const auto p = make_plan(BCAST_OP_ADD, {shape({4096, 1}), shape({1, 4096})}, {}, nullptr,
+                             BCAST_RULE_NUMPY, -1, BCAST_DTYPE_I32);
+    CHECK(p.input_order[0] == 1);
+    CHECK(p.input_order[1] == 0);
+    CHECK(strides_of(p, 0) == V{0, 1});
+    CHECK(strides_of(p, 1) == V{1, 0});
+    CHECK(p.kind == InnerKind::VS);
+    const auto f = make_plan(BCAST_OP_ADD, {shape({4096, 1}), shape({1, 4096})});
+    CHECK(f.input_order[0] == 0);
+    CHECK(f.kind == InnerKind::SV);
+
+    // LESS on a repeated x is GREATER on a repeated y.
+    const auto q = make_plan(BCAST_OP_LESS, {shape({1, 7}), shape({100, 7})});
+    CHECK(q.kind == InnerKind::PeriodicY);
+    CHECK(q.input_order[0] == 1);
+    CHECK(q.kernels.periodic_y ==
+          kernels::select_kernels(BCAST_OP_GREATER, BCAST_DTYPE_F32).kernels.periodic_y);
+    CHECK(q.kernels.periodic_y !=
+          kernels::select_kernels(BCAST_OP_LESS, BCAST_DTYPE_F32).kernels.periodic_y);
+
+    // vv rows over a repeated x: exchanged too, so x runs on.
+    const auto r = make_plan(BCAST_OP_BITWISE_XOR, {shape({4096}), shape({4096, 4096})}, {},
+                             nullptr, BCAST_RULE_NUMPY, -1, BCAST_DTYPE_U8);
+    CHECK(r.kind == InnerKind::VV);
+    CHECK(strides_of(r, 0) == V{4096, 1});
+    CHECK(strides_of(r, 1) == V{0, 1});
+
+    // A reversed op is not exchanged back: RSUB has no exchanged op.
+    const auto s = make_plan(BCAST_OP_RSUB, {shape({4096, 1}), shape({1, 4096})}, {}, nullptr,
+                             BCAST_RULE_NUMPY, -1, BCAST_DTYPE_I32);
+    CHECK(s.input_order[0] == 1);
+    CHECK(s.kind == InnerKind::VS);
 }
 
 TEST_CASE("two-sided broadcast keeps every distinct stride pattern", "[plan]") {

@@ -464,6 +464,22 @@ TEST_CASE("the SIMD tables fill the ops they are meant to", "[simd]") {
         CHECK(own(BCAST_OP_LOGICAL_XOR, BCAST_DTYPE_BOOL) != nullptr);
         CHECK(own(BCAST_OP_LOGICAL_XOR, BCAST_DTYPE_I32) == nullptr);
         CHECK(own(BCAST_OP_MAX, BCAST_DTYPE_I16) != nullptr);
+        // Left-broadcast forms only where the plan cannot exchange the
+        // operands (op_info.hpp: exchanged_op).
+        for (bcast_opcode op : {BCAST_OP_ADD, BCAST_OP_MAX, BCAST_OP_SUB, BCAST_OP_LESS}) {
+            for (bcast_dtype dt : {BCAST_DTYPE_F32, BCAST_DTYPE_I16, BCAST_DTYPE_U8}) {
+                INFO(pair_name(op, dt));
+                const OpKernels* k = own(op, dt);
+                REQUIRE(k != nullptr);
+                const bool left = bcast::exchanged_op(op, dt) < 0;
+                CHECK(k->vs != nullptr);
+                CHECK(k->periodic_y != nullptr);
+                CHECK(k->vs2d != nullptr);
+                CHECK((k->sv != nullptr) == left);
+                CHECK((k->periodic_x != nullptr) == left);
+                CHECK((k->sv2d != nullptr) == left);
+            }
+        }
         // Transcendentals of f32-computing dtypes, in double lanes; of f64 in
         // double-double, which needs a fused multiply-add and four lanes.
         const bool wide = isa == "avx2" || isa == "avx512";
@@ -564,12 +580,13 @@ TEST_CASE("plans with 2-D rows and periodic patterns match a scalar plan", "[sim
         {{shape({3, 5, 24}), shape({5, 24})}, {}, 360},
         {{shape({1000, 3}), shape({3})}, {}, 3000},                        // periodic
         {{shape({7}), shape({999, 7})}, {}, 6993},                         // periodic, x pattern
+        {{shape({100}), shape({64, 100})}, {}, 6400},                      // vv rows, x_row 0
         // ncnn-style padded channels: out strides (c, h, w) = (64, 8, 1) for (4, 7, 8)
         {{shape({4, 7, 8}), shape({4, 1, 1})}, {64, 8, 1}, 4 * 64},
     };
     std::mt19937_64 rng(99);
     for (bcast_dtype dt : {BCAST_DTYPE_F32, BCAST_DTYPE_F16, BCAST_DTYPE_I8, BCAST_DTYPE_F64}) {
-        for (bcast_opcode op : {BCAST_OP_SUB, BCAST_OP_LESS, BCAST_OP_RSUB}) {
+        for (bcast_opcode op : {BCAST_OP_SUB, BCAST_OP_LESS, BCAST_OP_RSUB, BCAST_OP_MAX}) {
             for (std::size_t c = 0; c < cases.size(); ++c) {
                 const Case& cs = cases[c];
                 INFO(pair_name(op, dt) << " case " << c);

@@ -56,9 +56,11 @@ using Div = HalfOp<BCAST_OP_DIV, &div>;
 // MXCSR's rounding-control bits (13-14) are 0 for round to nearest even.
 bool rounds_to_nearest() { return (_mm_getcsr() & 0x6000u) == 0; }
 
+// Float + - * /: no exchanged op (op_info.hpp), so every slot.
 template <class Op>
 const OpKernels& native_kernels() {
-    return simd::kBinaryKernels<Avx512Isa, Op, simd::PlainCodec<Avx512Isa, std::uint16_t>>;
+    static_assert(exchanged_op(Op::kOpcode, BCAST_DTYPE_F16) < 0, "the plan never exchanges these");
+    return simd::kBinaryKernels<Avx512Isa, Op, simd::PlainCodec<Avx512Isa, std::uint16_t>, true>;
 }
 
 // A slot of the table: the native kernel, or in another rounding mode the

@@ -656,8 +656,10 @@ void short_rows(std::size_t rows, std::size_t n, const typename E::In* x, std::p
 }
 
 // rows x n, the operands' inner strides fixed by the kind (vv: 1, 1; vs:
-// 1, 0; sv: 0, 1); one fence for the whole call.
-template <class E, int Kind>
+// 1, 0; sv: 0, 1); one fence for the whole call. !LeftForms: vv rows over a
+// repeated x take the general path (the plan exchanges the operands of such
+// ops instead, simd_table.hpp).
+template <class E, int Kind, bool LeftForms = true>
 void rows2d(std::size_t rows, std::size_t n, const void* x, std::ptrdiff_t x_row, const void* y,
             std::ptrdiff_t y_row, void* out, std::ptrdiff_t out_row, bool stream) {
     using In = typename E::In;
@@ -673,11 +675,11 @@ void rows2d(std::size_t rows, std::size_t n, const void* x, std::ptrdiff_t x_row
         // all rows, so its stores can be aligned as a whole and no row pays
         // its own edge steps or a kernel call.
         const bool y_repeats = y_row == 0 && x_row == row_n;
-        const bool x_repeats = x_row == 0 && y_row == row_n;
+        const bool x_repeats = LeftForms && x_row == 0 && y_row == row_n;
         if (rows >= tuning::kMinRepeatedRows && out_row == row_n && (y_repeats || x_repeats) &&
             fits_pattern<E>(n)) {
             if (y_repeats) periodic<E, false, true>(rows * n, n, x, y, out, stream);
-            else periodic<E, true, true>(rows * n, n, x, y, out, stream);
+            else if constexpr (LeftForms) periodic<E, true, true>(rows * n, n, x, y, out, stream);
             return;
         }
     }

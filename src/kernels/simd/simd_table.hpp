@@ -2,8 +2,9 @@
 // kernels/ops/ take): the OpKernels of an (op, codec) pair built from the
 // walkers, and the dtype switch that picks the codec. A lookup returns the
 // OpKernels an ISA fills for (kernel op, dtype), nullptr where it has
-// nothing faster than the portable kernels. Slots left null (strided, and
-// for some pairs everything) are the portable ones; dispatch merges.
+// nothing faster than the portable kernels. Slots left null (strided, the
+// left-broadcast forms of pairs the plan exchanges, and for some pairs
+// everything) are the portable ones; dispatch merges.
 //
 // Vectorised: every pair op_info lists whose op is kVectorized for the
 // compute type, the transcendentals where simd_vector_math.hpp says,
@@ -12,6 +13,7 @@
 // elsewhere, SELECT, and every op's strided / n-ary kernel.
 #pragma once
 
+#include "core/op_info.hpp"
 #include "kernels/isa_namespace.hpp"
 #include "kernels/kernel_table.hpp"
 #include "kernels/simd/simd_codec.hpp"
@@ -27,23 +29,28 @@
 namespace bcast::kernels::BCAST_KERNEL_ISA::simd {
 namespace {
 
-template <class Isa, class Op, class Codec>
+// The left-broadcast forms (sv, periodic_x, sv2d and vv rows over a
+// repeated x) only where the plan cannot run them as the right-broadcast
+// forms with the operands exchanged (op_info.hpp: exchanged_op).
+template <class Isa, class Op, class Codec, bool kLeftForms>
 constexpr OpKernels make_binary_kernels() {
     using E = Bound<Isa, Op, Codec>;
     OpKernels k;
     k.vv = &vv<E>;
     k.vs = &vs<E>;
-    k.sv = &sv<E>;
     k.periodic_y = &periodic<E, false>;
-    k.periodic_x = &periodic<E, true>;
-    k.vv2d = &rows2d<E, kRowsVv>;
+    k.vv2d = &rows2d<E, kRowsVv, kLeftForms>;
     k.vs2d = &rows2d<E, kRowsVs>;
-    k.sv2d = &rows2d<E, kRowsSv>;
+    if constexpr (kLeftForms) {
+        k.sv = &sv<E>;
+        k.periodic_x = &periodic<E, true>;
+        k.sv2d = &rows2d<E, kRowsSv>;
+    }
     return k;
 }
 
-template <class Isa, class Op, class Codec>
-inline constexpr OpKernels kBinaryKernels = make_binary_kernels<Isa, Op, Codec>();
+template <class Isa, class Op, class Codec, bool kLeftForms>
+inline constexpr OpKernels kBinaryKernels = make_binary_kernels<Isa, Op, Codec, kLeftForms>();
 
 // The kernels of Op for dtype DT through Codec, if op_info lists the pair
 // and Op has a vector form for the codec's compute type on this ISA.
@@ -53,7 +60,8 @@ const OpKernels* binary_entry() {
     constexpr bool fits = lanes::supports<Op>(DT) && Op::template kVectorized<T> &&
                           kVectorMathPays<Op::kMath, T, typename Isa::arch> &&
                           (!Op::kComparison || Codec::kCompares);
-    if constexpr (fits) return &kBinaryKernels<Isa, Op, Codec>;
+    constexpr bool left_forms = exchanged_op(Op::kOp, DT) < 0;
+    if constexpr (fits) return &kBinaryKernels<Isa, Op, Codec, left_forms>;
     else return nullptr;
 }
 
