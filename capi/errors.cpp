@@ -30,6 +30,7 @@ const char* bcast_status_string(bcast_status status) noexcept {
         case BCAST_ERROR_SIZE_OVERFLOW: return "BCAST_ERROR_SIZE_OVERFLOW";
         case BCAST_ERROR_INVALID_STATE: return "BCAST_ERROR_INVALID_STATE";
         case BCAST_ERROR_INTERNAL: return "BCAST_ERROR_INTERNAL";
+        case BCAST_ERROR_SYSTEM: return "BCAST_ERROR_SYSTEM";
         default: return "BCAST_ERROR_UNKNOWN";
     }
 }

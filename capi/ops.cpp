@@ -2,14 +2,10 @@
 #include "guard.hpp"
 
 #include "core/op_info.hpp"
-#include "op/operator.hpp"
+#include "handles.hpp"
 
 #include <algorithm>
 #include <cstring>
-
-struct bcast_op {
-    bcast::Operator impl;
-};
 
 namespace {
 

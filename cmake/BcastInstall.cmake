@@ -27,12 +27,12 @@ install(FILES ${PROJECT_BINARY_DIR}/bcastConfig.cmake ${PROJECT_BINARY_DIR}/bcas
   DESTINATION ${BCAST_CMAKE_DIR} COMPONENT dev)
 
 # pkg-config. A static link from C needs the C++ runtime the core was built
-# against (libstdc++ or libc++) and libm.
+# against (libstdc++ or libc++), libm, and threads (bcast_pool).
 check_cxx_symbol_exists(_LIBCPP_VERSION "cstddef" BCAST_USES_LIBCXX)
 if(BCAST_USES_LIBCXX)
-  set(BCAST_PC_LIBS_PRIVATE "-lc++ -lm")
+  set(BCAST_PC_LIBS_PRIVATE "-lc++ -lm -pthread")
 else()
-  set(BCAST_PC_LIBS_PRIVATE "-lstdc++ -lm")
+  set(BCAST_PC_LIBS_PRIVATE "-lstdc++ -lm -pthread")
 endif()
 # Paths relative to ${prefix} only when GNUInstallDirs gave relative ones: an
 # absolute libdir (some distributions pass one) is used as it is.

@@ -92,6 +92,11 @@ def ops():
     check_result("empty input", ["--op", "add"], [np.ones((0, 3), "u2"), np.ones(3, "u2")],
                  np.ones((0, 3), "u2"))
     check_result("logical_xor bool", ["--op", "logical_xor"], [cond, cond.T], cond ^ cond.T)
+    # On bcast's pool: large enough to split (about 3 MiB moved), same result.
+    big = rng.uniform(-4, 4, (512, 520)).astype("f4")
+    row = rng.uniform(-4, 4, (520,)).astype("f4")
+    check_result("add on 3 threads", ["--op", "add", "--threads", "3"], [big, row], big + row)
+    check_result("add on every CPU", ["--op", "sub", "--threads", "0"], [big, row], big - row)
 
 
 def versions():
@@ -159,6 +164,8 @@ def refusals():
                   "BCAST_ERROR_UNSUPPORTED")
     check_refusal("no inputs exit 2", ["--op", "add"] + out, "no input files given", rc=2)
     check_refusal("unknown op exit 2", ["--op", "frob"] + out + [f4, f4], "unknown op", rc=2)
+    check_refusal("bad --threads exit 2", ["--op", "add", "--threads", "-1"] + out + [f4, f4],
+                  "bad --threads", rc=2)
     check("nothing written on refusal", not os.path.exists(path("x.npy")))
 
 

@@ -42,6 +42,15 @@ struct OpHandle {
     ~OpHandle() { bcast_op_destroy(op); }
 };
 
+// A bcast_pool for --threads (NULL: execute on the calling thread alone).
+struct PoolHandle {
+    bcast_pool* pool = nullptr;
+    PoolHandle() = default;
+    PoolHandle(const PoolHandle&) = delete;
+    PoolHandle& operator=(const PoolHandle&) = delete;
+    ~PoolHandle() { bcast_pool_destroy(pool); }
+};
+
 // bcast_op_describe as a string ("" on a describe failure).
 std::string describe(const bcast_op* op);
 

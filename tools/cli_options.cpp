@@ -20,6 +20,15 @@ double parse_seconds(const std::string& text) {
     return v;
 }
 
+std::size_t parse_threads(const std::string& text) {
+    const std::string s = trim(text);
+    char* end = nullptr;
+    const unsigned long long v = s.empty() || s[0] == '-' ? 0 : std::strtoull(s.c_str(), &end, 10);
+    if (s.empty() || s[0] == '-' || *end != '\0' || v > 4096)
+        usage_error("bad --threads '" + text + "': expected 0 (every CPU) to 4096");
+    return static_cast<std::size_t>(v);
+}
+
 }  // namespace
 
 Options parse_options(int argc, char** argv, int first, unsigned groups) {
@@ -91,6 +100,8 @@ Options parse_options(int argc, char** argv, int first, unsigned groups) {
             if (o.out_path.empty()) usage_error("--out needs a file name");
         } else if (accepts(kSecondsOption) && name == "--seconds") {
             o.seconds = parse_seconds(take_value());
+        } else if (accepts(kThreadsOption) && name == "--threads") {
+            o.threads = parse_threads(take_value());
         } else {
             usage_error("unknown option '" + arg + "'");
         }
@@ -126,6 +137,11 @@ bool apply_isa(const Options& o) {
         return false;
     }
     return true;
+}
+
+bcast_status make_pool(const Options& o, PoolHandle* pool) {
+    if (o.threads == 1) return BCAST_OK;
+    return bcast_pool_create(o.threads, &pool->pool);
 }
 
 bcast_status create_op(const Options& o, int32_t dtype, OpHandle* h) {

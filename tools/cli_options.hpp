@@ -17,6 +17,7 @@ enum OptionGroup : unsigned {
     kIsaOption = 1u << 4,      // --isa
     kOutOption = 1u << 5,      // --out
     kSecondsOption = 1u << 6,  // --seconds
+    kThreadsOption = 1u << 7,  // --threads
 };
 
 struct Options {
@@ -35,6 +36,7 @@ struct Options {
     std::string isa;
     std::string out_path;
     double seconds = 1.0;
+    std::size_t threads = 1;  // --threads: 1 the calling thread, 0 every CPU we may use
     std::vector<std::string> args;  // positional arguments, in order
     bool help = false;
 };
@@ -47,6 +49,9 @@ std::vector<Shape> shapes_of(const Options& o);
 
 // Applies --isa (bcast_set_max_isa) if given; false after printing a refusal.
 bool apply_isa(const Options& o);
+
+// The pool --threads asks for: none for 1, else bcast_pool_create(o.threads).
+bcast_status make_pool(const Options& o, PoolHandle* pool);
 
 // Creates o.op for `dtype` with o's rule (or expand mode) and axis.
 bcast_status create_op(const Options& o, int32_t dtype, OpHandle* h);

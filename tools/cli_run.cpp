@@ -15,7 +15,7 @@ namespace bcast_cli {
 
 const char* const kRunHelp =
     "usage: bcast run --op OP [--rule RULE] [--axis N] [--out OUT.npy] [--isa NAME]\n"
-    "                 INPUT.npy INPUT.npy...\n"
+    "                 [--threads N] INPUT.npy INPUT.npy...\n"
     "\n"
     "Reads the inputs (numpy .npy, versions 1-3, C order, little-endian), applies\n"
     "the op under the rule and writes the result as .npy to OUT.npy, or to stdout\n"
@@ -26,6 +26,8 @@ const char* const kRunHelp =
     "  --axis N      axis for pdpd / onnx_legacy (default -1)\n"
     "  --out FILE    where to write the result\n"
     "  --isa NAME    cap the kernel set first (bcast_set_max_isa)\n"
+    "  --threads N   run on N threads (bcast_pool; 0: every CPU this process may\n"
+    "                use; default 1); the result is the same\n"
     "\n"
     "dtypes: bool, i1, u1, i2, u2, i4, u4, i8, u8, f2, f4, f8 (numpy has no bfloat16).\n"
     "All inputs share one dtype (select: the condition is bool, x and y share one);\n"
@@ -52,7 +54,7 @@ int32_t op_dtype(int32_t opcode, const std::vector<NpyArray>& inputs,
 
 int cmd_run(int argc, char** argv) {
     const Options o = parse_options(argc, argv, 2, kRuleOptions | kOpOption | kOutOption |
-                                                       kIsaOption);
+                                                       kIsaOption | kThreadsOption);
     if (o.help) {
         std::fputs(kRunHelp, stdout);
         return kExitOk;
@@ -70,7 +72,9 @@ int cmd_run(int argc, char** argv) {
     const int32_t dtype = op_dtype(o.op, inputs, o.args);
 
     OpHandle h;
-    bcast_status st = create_op(o, dtype, &h);
+    PoolHandle pool;
+    bcast_status st = make_pool(o, &pool);
+    if (st == BCAST_OK) st = create_op(o, dtype, &h);
     std::vector<Shape> shapes;
     std::vector<const void*> pointers;
     for (const NpyArray& a : inputs) {
@@ -91,7 +95,7 @@ int cmd_run(int argc, char** argv) {
     size_t count = 1;
     for (int64_t d : result.shape) count *= static_cast<size_t>(d);  // the plan checked overflow
     result.data.resize(count * bcast_dtype_size(result.dtype));
-    st = bcast_op_execute(h.op, pointers.data(), result.data.data());
+    st = bcast_op_execute_pool(h.op, pointers.data(), result.data.data(), pool.pool);
     if (st != BCAST_OK) return refused(st);
     write_npy(out_path, result);
     return kExitOk;

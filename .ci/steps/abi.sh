@@ -4,6 +4,7 @@
 # their parameter and return types, SONAME, symbol versions) and nm -D against
 # abi/exports.txt. ANY difference fails, additions included: an intended ABI
 # change updates abi/ in the same commit (tools/update-abi-baseline.sh).
+# Then against every released version's ABI (abi/released/): additions only.
 #   .ci/steps/abi.sh [build-dir]            check (build-dir default: a temporary one)
 #   .ci/steps/abi.sh --update [build-dir]   rewrite abi/libbcast.abi and abi/exports.txt
 # An existing build-dir must be Release with -DBCAST_ABI_DEBUG_INFO=ON and is not
@@ -66,3 +67,26 @@ if [ "$rc" -ne 0 ]; then
 fi
 abi/exports.sh --check "$lib"
 echo "abi step: libbcast.so.1 matches abi/libbcast.abi and abi/exports.txt"
+
+# Every released version's ABI (abi/released/<version>/, kept as released):
+# the library may only add to it. abidiff against it may report additions
+# (exit 4) but no removed or changed function (exit 12, or a non-zero
+# "Removed"/"Changed" count), and every export it had is still there.
+for released in abi/released/*/; do
+  version=$(basename "$released")
+  rc=0
+  report=$(abidiff --headers-dir2 include/bcast --drop-private-types --exported-interfaces-only \
+    "$released/libbcast.abi" "$lib") || rc=$?
+  echo "$report" | sed -n '/Functions changes summary/p;/Variables changes summary/p'
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 4 ]; then
+    echo "$report" >&2
+    fail "abidiff against released $version exited $rc: not an addition only"
+  fi
+  if echo "$report" | grep -Eq '[1-9][0-9]* (Removed|Changed)'; then
+    echo "$report" >&2
+    fail "a function of released $version was removed or changed"
+  fi
+  missing=$(LC_ALL=C comm -23 "$released/exports.txt" <(abi/exports.sh "$lib"))
+  [ -z "$missing" ] || fail "exports of released $version are gone: $missing"
+  echo "abi step: against released $version: additions only"
+done

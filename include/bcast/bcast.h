@@ -19,7 +19,8 @@
  *    bcast_op is immutable while it executes: many threads may call
  *    bcast_op_execute / describe / output_shape / get_param on it at once.
  *    set_param, plan and destroy need exclusive access to that handle.
- *    Different handles are independent. The library starts no threads.
+ *    Different handles are independent. The library starts no threads
+ *    unless asked to (bcast_pool_create).
  */
 #ifndef BCAST_BCAST_H
 #define BCAST_BCAST_H
@@ -45,7 +46,7 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define BCAST_VERSION_MAJOR 1
-#define BCAST_VERSION_MINOR 0
+#define BCAST_VERSION_MINOR 1
 #define BCAST_VERSION_PATCH 0
 /* MAJOR*10000 + MINOR*100 + PATCH; compare with bcast_version() at run time. */
 #define BCAST_VERSION_NUMBER \
@@ -76,7 +77,8 @@ enum {
     BCAST_ERROR_OUT_OF_MEMORY = 4,
     BCAST_ERROR_SIZE_OVERFLOW = 5,       /* element count or byte size overflows    */
     BCAST_ERROR_INVALID_STATE = 6,       /* e.g. execute before a successful plan   */
-    BCAST_ERROR_INTERNAL = 7             /* a bug in bcast; please report it        */
+    BCAST_ERROR_INTERNAL = 7,            /* a bug in bcast; please report it        */
+    BCAST_ERROR_SYSTEM = 8               /* the system refused a thread (since 1.1) */
 };
 
 /* Static English name of a status ("BCAST_ERROR_INCOMPATIBLE_SHAPES").
@@ -391,6 +393,60 @@ BCAST_API size_t bcast_op_describe(const bcast_op* op, char* buf, size_t size) B
 
 /* Releases an op. NULL is a no-op. Needs exclusive access. */
 BCAST_API void bcast_op_destroy(bcast_op* op) BCAST_NOEXCEPT;
+
+/* ------------------------------------------------------------------------ */
+/* Parallel execution (since 1.1)                                            */
+/* ------------------------------------------------------------------------ */
+
+/* Into how many tasks a planned op splits, at most max_tasks (>= 1): 1 when
+ * the op is too small to gain from more threads. Writes *count.
+ * INVALID_ARGUMENT for NULL or max_tasks 0; INVALID_STATE without a plan.
+ * Thread-safe on a planned op. */
+BCAST_API bcast_status bcast_op_task_count(const bcast_op* op, size_t max_tasks,
+                                           size_t* count) BCAST_NOEXCEPT;
+
+/* Runs task `task` of `count` (task < count) of a planned op. The tasks of one
+ * set of buffers write disjoint parts of the output, split at cache lines of a
+ * contiguous output where the layout allows, and together write exactly what
+ * bcast_op_execute writes, bit for bit, in any order and on any threads (in
+ * place and with any strides too; as between kernel sets, a float NaN computed
+ * from two NaN operands may carry either operand's payload). Any count >= 1 is
+ * valid, also more than bcast_op_task_count gave (surplus tasks write
+ * nothing). The buffers are checked as by bcast_op_execute; a refused task
+ * writes nothing. INVALID_ARGUMENT for task >= count. Thread-safe on a planned
+ * op. With an engine's own pool:
+ *     size_t n; bcast_op_task_count(op, threads, &n);
+ *     #pragma omp parallel for
+ *     for (size_t i = 0; i < n; ++i) bcast_op_execute_task(op, in, out, i, n); */
+BCAST_API bcast_status bcast_op_execute_task(const bcast_op* op, const void* const* inputs,
+                                             void* output, size_t task,
+                                             size_t count) BCAST_NOEXCEPT;
+
+/* bcast's own thread pool, for callers without one. `threads` counts the
+ * calling thread, which works too (0: the CPUs this process may run on, from
+ * its affinity mask; at most 4096, else INVALID_ARGUMENT): threads - 1 are
+ * started here and sleep between executes. SYSTEM if the system refuses a
+ * thread, OUT_OF_MEMORY; nothing is left running then. A forked child cannot
+ * use its parent's pool (the threads stay in the parent): executes give
+ * INVALID_STATE, and bcast_pool_destroy only forgets it (its memory is not
+ * freed); the child creates its own. */
+typedef struct bcast_pool bcast_pool;
+BCAST_API bcast_status bcast_pool_create(size_t threads, bcast_pool** out) BCAST_NOEXCEPT;
+
+/* The pool's thread count, the caller included (0 for NULL). */
+BCAST_API size_t bcast_pool_threads(const bcast_pool* pool) BCAST_NOEXCEPT;
+
+/* Stops the pool's threads and releases it (in a forked child, a parent's
+ * pool is left alone). NULL is a no-op. Needs exclusive access: no execute may
+ * be running on it. */
+BCAST_API void bcast_pool_destroy(bcast_pool* pool) BCAST_NOEXCEPT;
+
+/* bcast_op_execute on the pool's threads and the caller's: the same result,
+ * bit for bit. Small ops run on the calling thread alone, without waking the
+ * pool. One pool runs one execute at a time; concurrent callers of one pool
+ * wait their turn. A NULL pool is bcast_op_execute. Thread-safe. */
+BCAST_API bcast_status bcast_op_execute_pool(const bcast_op* op, const void* const* inputs,
+                                             void* output, bcast_pool* pool) BCAST_NOEXCEPT;
 
 /* ------------------------------------------------------------------------ */
 /* CPU dispatch                                                              */

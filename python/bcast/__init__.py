@@ -21,7 +21,8 @@ and clears the cache.
 """
 
 from .errors import (BcastError, IncompatibleShapesError, InternalError, InvalidArgumentError,
-                     InvalidStateError, OutOfMemoryError, SizeOverflowError, UnsupportedError)
+                     InvalidStateError, OutOfMemoryError, SizeOverflowError, ThreadError,
+                     UnsupportedError)
 from ._op import Op
 from ._plans import clear_plan_cache, plan_cache_info, set_plan_cache_size
 from .info import explain, isa, set_max_isa, version
@@ -29,10 +30,11 @@ from .ops import *  # noqa: F401,F403 (one function per op, listed in ops.__all_
 from .ops import __all__ as _ops
 from .shapes import infer_expand_shape, infer_shape
 
-__version__ = "1.0.0"
+__version__ = "1.1.0"
 
 __all__ = list(_ops) + [
     "Op", "plan_cache_info", "set_plan_cache_size", "clear_plan_cache", "infer_shape", "infer_expand_shape", "explain", "isa", "set_max_isa", "version",
     "BcastError", "InvalidArgumentError", "IncompatibleShapesError", "UnsupportedError",
     "OutOfMemoryError", "SizeOverflowError", "InvalidStateError", "InternalError",
+    "ThreadError",
 ]

@@ -16,6 +16,7 @@ __all__ = [
     "SizeOverflowError",
     "InvalidStateError",
     "InternalError",
+    "ThreadError",
 ]
 
 
@@ -76,9 +77,15 @@ class InternalError(BcastError, RuntimeError):
     status = 7
 
 
+class ThreadError(BcastError, OSError):
+    """BCAST_ERROR_SYSTEM: the system refused a thread (a Pool's)."""
+
+    status = 8
+
+
 _BY_STATUS = {cls.status: cls for cls in (
     InvalidArgumentError, IncompatibleShapesError, UnsupportedError, OutOfMemoryError,
-    SizeOverflowError, InvalidStateError, InternalError)}
+    SizeOverflowError, InvalidStateError, InternalError, ThreadError)}
 
 
 def error_for_status(status, message, status_name=None):

@@ -56,10 +56,10 @@ void check_in_address_space(std::uintptr_t addr, int64_t lo, int64_t hi, std::si
              std::to_string(hi - 1) + " from the pointer, outside the address space");
 }
 
-// One 2-D call over the last two loops (plan.rows > 0).
-void call_rows(const plan::Plan& p, char* const* ptr) {
+}  // namespace
+
+void call_rows(const plan::Plan& p, char* const* ptr, std::size_t rows) noexcept {
     const plan::Loop& row = p.nest.loops[p.outer_loops];
-    const auto rows = static_cast<std::size_t>(p.rows);
     const auto n = static_cast<std::size_t>(p.inner_count);
     const kernels::OpKernels& k = p.kernels;
     const kernels::Binary2dFn fn =
@@ -67,14 +67,9 @@ void call_rows(const plan::Plan& p, char* const* ptr) {
     fn(rows, n, ptr[0], row.stride[0], ptr[1], row.stride[1], ptr[2], row.stride[2], p.stream);
 }
 
-void call_inner(const plan::Plan& p, char* const* ptr) {
-    const auto n = static_cast<std::size_t>(p.inner_count);
+void call_run(const plan::Plan& p, char* const* ptr, std::size_t n) noexcept {
     const std::size_t out = p.num_inputs;
     const kernels::OpKernels& k = p.kernels;
-    if (p.rows > 0) {
-        call_rows(p, ptr);
-        return;
-    }
     switch (p.kind) {
         case InnerKind::VV: k.vv(n, ptr[0], ptr[1], ptr[out], p.stream); return;
         case InnerKind::VS: k.vs(n, ptr[0], ptr[1], ptr[out], p.stream); return;
@@ -99,6 +94,14 @@ void call_inner(const plan::Plan& p, char* const* ptr) {
         }
         case InnerKind::Empty: return;
     }
+}
+
+namespace {
+
+// One whole call of the plan's inner kernel at ptr.
+void call_inner(const plan::Plan& p, char* const* ptr) {
+    if (p.rows > 0) call_rows(p, ptr, static_cast<std::size_t>(p.rows));
+    else call_run(p, ptr, static_cast<std::size_t>(p.inner_count));
 }
 
 }  // namespace
@@ -130,34 +133,24 @@ void check_buffers(const plan::Plan& p, const void* const* inputs, const void* o
     }
 }
 
-void run(const plan::Plan& p, const void* const* inputs, void* output) noexcept {
-    if (p.kind == InnerKind::Empty) return;
-    const std::size_t out = p.num_inputs;
-    char* ptr[kMaxOperands];
+void operand_pointers(const plan::Plan& p, const void* const* inputs, void* output,
+                      char** ptr) noexcept {
     for (std::size_t k = 0; k < p.num_inputs; ++k) {
         ptr[k] = static_cast<char*>(const_cast<void*>(inputs[p.input_order[k]]));
     }
-    ptr[out] = static_cast<char*>(output);
+    ptr[p.num_inputs] = static_cast<char*>(output);
+}
 
+void run(const plan::Plan& p, const void* const* inputs, void* output) noexcept {
+    if (p.kind == InnerKind::Empty) return;
+    char* ptr[kMaxOperands];
+    operand_pointers(p, inputs, output, ptr);
     // Odometer over the outer loops, innermost outer loop fastest.
-    const std::size_t depth = p.outer_loops;
-    int64_t index[kMaxRank];  // only the first `depth` are used: zeroing all 32 costs a rep stos
-    std::fill(index, index + depth, int64_t{0});
-    for (;;) {
+    int64_t index[kMaxRank];  // only the first outer_loops: zeroing all 32 costs a rep stos
+    std::fill(index, index + p.outer_loops, int64_t{0});
+    do {
         call_inner(p, ptr);
-        std::size_t d = depth;
-        for (;;) {
-            if (d == 0) return;
-            --d;
-            const int64_t extent = p.nest.loops[d].extent;
-            if (++index[d] < extent) {
-                for (std::size_t o = 0; o <= out; ++o) ptr[o] += p.byte_stride[d][o];
-                break;
-            }
-            index[d] = 0;
-            for (std::size_t o = 0; o <= out; ++o) ptr[o] -= p.byte_stride[d][o] * (extent - 1);
-        }
-    }
+    } while (next_call(p, index, ptr));
 }
 
 }  // namespace bcast::exec

@@ -4,6 +4,9 @@
 
 #include "plan/plan.hpp"
 
+#include <cstddef>
+#include <cstdint>
+
 namespace bcast::exec {
 
 // Refuses (INVALID_ARGUMENT) NULL pointers for a non-empty output, and any
@@ -12,5 +15,33 @@ void check_buffers(const plan::Plan& plan, const void* const* inputs, const void
 
 // Runs the plan; buffers must have passed check_buffers.
 void run(const plan::Plan& plan, const void* const* inputs, void* output) noexcept;
+
+// The kernel calls run() makes, for the task split (tasks.cpp). ptr: the
+// kernel operands' pointers (inputs in kernel order, then the output).
+// call_run: the inner kernel over n elements (for a rows plan, its 1-D
+// kernel over part of a row); call_rows: a rows plan's 2-D kernel over
+// `rows` rows of n = inner_count.
+void call_run(const plan::Plan& plan, char* const* ptr, std::size_t n) noexcept;
+void call_rows(const plan::Plan& plan, char* const* ptr, std::size_t rows) noexcept;
+
+// The kernel operands' pointers of the first call.
+void operand_pointers(const plan::Plan& plan, const void* const* inputs, void* output,
+                      char** ptr) noexcept;
+
+// Steps the odometer over the outer loops (index[0..outer_loops), innermost
+// fastest) and ptr to the next kernel call; false after the last.
+inline bool next_call(const plan::Plan& p, int64_t* index, char** ptr) noexcept {
+    const std::size_t out = p.num_inputs;
+    for (std::size_t d = p.outer_loops; d-- > 0;) {
+        const int64_t extent = p.nest.loops[d].extent;
+        if (++index[d] < extent) {
+            for (std::size_t o = 0; o <= out; ++o) ptr[o] += p.byte_stride[d][o];
+            return true;
+        }
+        index[d] = 0;
+        for (std::size_t o = 0; o <= out; ++o) ptr[o] -= p.byte_stride[d][o] * (extent - 1);
+    }
+    return false;
+}
 
 }  // namespace bcast::exec

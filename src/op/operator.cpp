@@ -3,9 +3,11 @@
 #include "core/error.hpp"
 #include "core/op_info.hpp"
 #include "exec/execute.hpp"
+#include "exec/tasks.hpp"
 
 #include <cstdint>
 #include <new>
+#include <string>
 #include <vector>
 
 namespace bcast {
@@ -157,6 +159,55 @@ void Operator::execute(const void* const* inputs, void* output) const {
     const plan::Plan& p = planned();
     exec::check_buffers(p, inputs, output);
     exec::run(p, inputs, output);
+}
+
+std::size_t Operator::task_count(std::size_t max_tasks) const {
+    const plan::Plan& p = planned();
+    if (max_tasks == 0) fail(BCAST_ERROR_INVALID_ARGUMENT, "max_tasks is 0");
+    return exec::task_count(p, max_tasks);
+}
+
+void Operator::execute_task(const void* const* inputs, void* output, std::size_t task,
+                            std::size_t count) const {
+    const plan::Plan& p = planned();
+    if (task >= count) {
+        fail(BCAST_ERROR_INVALID_ARGUMENT, "task " + std::to_string(task) + " of " +
+                                               std::to_string(count) +
+                                               ": tasks are numbered 0 to count - 1");
+    }
+    exec::check_buffers(p, inputs, output);
+    exec::run_task(p, inputs, output, task, count);
+}
+
+namespace {
+
+struct PoolRun {
+    const plan::Plan* plan;
+    const void* const* inputs;
+    void* output;
+    std::size_t count;
+    static void task(void* self, std::size_t i) noexcept {
+        const auto* r = static_cast<const PoolRun*>(self);
+        exec::run_task(*r->plan, r->inputs, r->output, i, r->count);
+    }
+};
+
+}  // namespace
+
+void Operator::execute_on(exec::Pool& pool, const void* const* inputs, void* output) const {
+    const plan::Plan& p = planned();
+    if (!pool.owned_by_this_process()) {
+        fail(BCAST_ERROR_INVALID_STATE,
+             "the pool was created in another process (fork): create a pool in this one");
+    }
+    exec::check_buffers(p, inputs, output);
+    const std::size_t count = exec::task_count(p, pool.threads());
+    if (count <= 1) {
+        exec::run(p, inputs, output);
+        return;
+    }
+    PoolRun run{&p, inputs, output, count};
+    pool.run(count, &PoolRun::task, &run);
 }
 
 std::string Operator::describe() const {

@@ -2,6 +2,7 @@
 // its current plan. The C API layer only converts arguments and errors.
 #pragma once
 
+#include "exec/pool.hpp"
 #include "plan/plan.hpp"
 
 #include <memory>
@@ -27,6 +28,11 @@ public:
 
     const plan::Plan& planned() const;  // INVALID_STATE without a plan
     void execute(const void* const* inputs, void* output) const;
+    // Parallel execution (exec/tasks.hpp, exec/pool.hpp).
+    std::size_t task_count(std::size_t max_tasks) const;
+    void execute_task(const void* const* inputs, void* output, std::size_t task,
+                      std::size_t count) const;
+    void execute_on(exec::Pool& pool, const void* const* inputs, void* output) const;
     std::string describe() const;
 
 private:

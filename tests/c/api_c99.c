@@ -51,7 +51,7 @@ static void test_version(void) {
     char want[64];
     CHECK(bcast_version() == BCAST_VERSION_NUMBER);
     CHECK(bcast_version() / 10000u == BCAST_VERSION_MAJOR);
-    CHECK(BCAST_VERSION_NUMBER == 10000);
+    CHECK(BCAST_VERSION_NUMBER == 10100);
     sprintf(want, "%d.%d.%d", BCAST_VERSION_MAJOR, BCAST_VERSION_MINOR, BCAST_VERSION_PATCH);
     CHECK(bcast_version_string() != NULL);
     CHECK(bcast_version_string() != NULL && strcmp(bcast_version_string(), want) == 0);
@@ -68,6 +68,7 @@ static void test_types_and_names(void) {
     CHECK(strcmp(bcast_status_string(BCAST_OK), "BCAST_OK") == 0);
     CHECK(strcmp(bcast_status_string(BCAST_ERROR_INCOMPATIBLE_SHAPES),
                  "BCAST_ERROR_INCOMPATIBLE_SHAPES") == 0);
+    CHECK(strcmp(bcast_status_string(BCAST_ERROR_SYSTEM), "BCAST_ERROR_SYSTEM") == 0);
     CHECK(strcmp(bcast_status_string(12345), "BCAST_ERROR_UNKNOWN") == 0);
     CHECK(strcmp(bcast_status_string(-1), "BCAST_ERROR_UNKNOWN") == 0);
     CHECK(bcast_last_error() != NULL);

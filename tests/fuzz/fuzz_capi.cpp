@@ -14,7 +14,7 @@ namespace {
 
 constexpr int64_t kPattern = 0x5A5A5A5A5A5A5A5A;
 
-bool known(bcast_status st) { return st >= BCAST_OK && st <= BCAST_ERROR_INTERNAL; }
+bool known(bcast_status st) { return st >= BCAST_OK && st <= BCAST_ERROR_SYSTEM; }
 
 void check_status(bcast_status st) {
     FUZZ_CHECK(known(st));

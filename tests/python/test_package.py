@@ -375,7 +375,8 @@ def test_status_mapping_of_every_code():
                 4: (bcast.OutOfMemoryError, MemoryError),
                 5: (bcast.SizeOverflowError, OverflowError),
                 6: (bcast.InvalidStateError, RuntimeError),
-                7: (bcast.InternalError, RuntimeError)}
+                7: (bcast.InternalError, RuntimeError),
+                8: (bcast.ThreadError, OSError)}
     for status, classes in expected.items():
         error = error_for_status(status, "msg")
         assert all(isinstance(error, c) for c in classes) and str(error) == "msg"

@@ -1,0 +1,113 @@
+#include "exec/pool.hpp"
+
+#include "core/error.hpp"
+
+#include <sched.h>
+#include <unistd.h>
+
+#include <new>
+#include <string>
+#include <system_error>
+
+namespace bcast::exec {
+
+Pool::Pool(std::size_t threads) : owner_pid_(static_cast<long>(getpid())) {
+    if (threads < 1) fail(BCAST_ERROR_INVALID_ARGUMENT, "a pool needs at least one thread");
+    if (threads > kMaxThreads) {
+        fail(BCAST_ERROR_INVALID_ARGUMENT, "a pool of " + std::to_string(threads) +
+                                               " threads: at most " +
+                                               std::to_string(kMaxThreads));
+    }
+    try {
+        workers_.reserve(threads - 1);
+        for (std::size_t t = 1; t < threads; ++t) workers_.emplace_back([this] { work(); });
+    } catch (...) {
+        const std::size_t started = workers_.size();
+        {
+            const std::lock_guard<std::mutex> lock(mutex_);
+            stop_ = true;
+        }
+        wake_.notify_all();
+        for (std::thread& w : workers_) w.join();
+        workers_.clear();
+        try {
+            throw;
+        } catch (const std::system_error& e) {
+            fail(BCAST_ERROR_SYSTEM, "could not start thread " + std::to_string(started + 2) +
+                                         " of " + std::to_string(threads) + ": " + e.what());
+        }
+    }
+}
+
+Pool::~Pool() {
+    {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        stop_ = true;
+    }
+    wake_.notify_all();
+    for (std::thread& w : workers_) w.join();
+}
+
+bool Pool::owned_by_this_process() const { return static_cast<long>(getpid()) == owner_pid_; }
+
+std::size_t Pool::available_cpus() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        const int n = CPU_COUNT(&set);
+        if (n > 0) return static_cast<std::size_t>(n);
+    }
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return online > 0 ? static_cast<std::size_t>(online) : 1;
+}
+
+void Pool::claim(const Job& job) {
+    for (;;) {
+        const std::size_t i = job.next->fetch_add(1, std::memory_order_relaxed);
+        if (i >= job.count) return;
+        job.fn(job.context, i);
+    }
+}
+
+void Pool::work() {
+    uint64_t seen = 0;
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+        wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+        if (stop_) return;
+        seen = generation_;
+        if (!active_) continue;  // woke after the run had ended
+        const Job job = job_;
+        ++busy_;
+        lock.unlock();
+        claim(job);
+        lock.lock();
+        if (--busy_ == 0) idle_.notify_one();
+    }
+}
+
+void Pool::run(std::size_t count, TaskFn fn, void* context) {
+    const std::lock_guard<std::mutex> turn(turn_);
+    std::atomic<std::size_t> next{0};
+    const Job job{fn, context, count, &next};
+    if (count > 1 && !workers_.empty()) {
+        {
+            const std::lock_guard<std::mutex> lock(mutex_);
+            job_ = job;
+            active_ = true;
+            ++generation_;
+        }
+        wake_.notify_all();
+    }
+    claim(job);
+    if (count > 1 && !workers_.empty()) {
+        // Every task is claimed; wait for the workers still running theirs,
+        // and close the run so that a late worker does not join it.
+        std::unique_lock<std::mutex> lock(mutex_);
+        idle_.wait(lock, [&] { return busy_ == 0; });
+        active_ = false;
+        job_ = Job{};
+    }
+}
+
+}  // namespace bcast::exec

@@ -1,0 +1,71 @@
+// bcast's own thread pool, for callers without one (bcast_pool): threads - 1
+// workers that sleep on a condition variable between runs, and the calling
+// thread, which works too. No spinning: a run wakes the workers, every
+// thread claims tasks from one counter, and the caller returns once every
+// task has finished and no worker still holds the run.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace bcast::exec {
+
+// noexcept: a task that threw would leave the run open (tasks.cpp's are).
+using TaskFn = void (*)(void* context, std::size_t task) noexcept;
+
+// More threads than this is a mistake, not a machine (INVALID_ARGUMENT).
+constexpr std::size_t kMaxThreads = 4096;
+
+class Pool {
+public:
+    // 1 <= threads <= kMaxThreads (the caller included). Throws Error (SYSTEM when a
+    // thread cannot be started, OUT_OF_MEMORY) after stopping the threads
+    // it started.
+    explicit Pool(std::size_t threads);
+    ~Pool();
+    Pool(const Pool&) = delete;
+    Pool& operator=(const Pool&) = delete;
+
+    std::size_t threads() const { return workers_.size() + 1; }
+    // The process that created the pool. A forked child has none of its
+    // workers and must not destroy it either: the copied mutex and
+    // condition variables may be in any state, and the workers' pthread_t
+    // values may already name the child's own threads. It leaks the copy.
+    bool owned_by_this_process() const;
+
+    // fn(context, i) for every i in [0, count), on the workers and the
+    // caller; returns when all have returned. Runs take turns.
+    void run(std::size_t count, TaskFn fn, void* context);
+
+    // The CPUs this process may run on (its affinity mask), at least 1.
+    static std::size_t available_cpus();
+
+private:
+    struct Job {
+        TaskFn fn = nullptr;
+        void* context = nullptr;
+        std::size_t count = 0;
+        std::atomic<std::size_t>* next = nullptr;  // the run's task counter
+    };
+    void work();
+    static void claim(const Job& job);
+
+    std::mutex turn_;   // one run at a time
+    std::mutex mutex_;  // the fields below
+    std::condition_variable wake_;
+    std::condition_variable idle_;
+    uint64_t generation_ = 0;
+    bool stop_ = false;
+    bool active_ = false;
+    Job job_;
+    std::size_t busy_ = 0;  // workers inside the current run
+    std::vector<std::thread> workers_;
+    long owner_pid_;
+};
+
+}  // namespace bcast::exec

@@ -1,0 +1,212 @@
+#include "exec/tasks.hpp"
+
+#include "exec/execute.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace bcast::exec {
+namespace {
+
+using plan::InnerKind;
+using plan::kMaxOperands;
+
+// Work per task, in bytes moved (weighted by the op's cost per element):
+// below this a second thread's wake-up costs more than its share saves.
+constexpr uint64_t kMinTaskBytes = 256 * 1024;
+constexpr uint64_t kLineBytes = 64;
+
+__extension__ typedef unsigned __int128 wide_uint;
+
+bool is_periodic(const plan::Plan& p) {
+    return p.kind == InnerKind::PeriodicX || p.kind == InnerKind::PeriodicY;
+}
+
+// Output elements per kernel call (rows x inner_count for a rows plan), and
+// all of them: the nest covers the output once.
+uint64_t call_elems(const plan::Plan& p) {
+    return static_cast<uint64_t>(p.inner_count) * static_cast<uint64_t>(p.rows > 0 ? p.rows : 1);
+}
+
+uint64_t total_elems(const plan::Plan& p) {
+    if (p.kind == InnerKind::Empty) return 0;
+    uint64_t total = call_elems(p);
+    for (std::size_t d = 0; d < p.outer_loops; ++d) {
+        total *= static_cast<uint64_t>(p.nest.loops[d].extent);
+    }
+    return total;
+}
+
+uint64_t gcd(uint64_t a, uint64_t b) {
+    while (b != 0) {
+        const uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+// Range ends are multiples of this many elements (past the head): a line of
+// output, and whole periods of a periodic pattern.
+uint64_t grain(const plan::Plan& p) {
+    const uint64_t line = std::max<uint64_t>(1, kLineBytes / p.elem_size[p.num_inputs]);
+    if (!is_periodic(p)) return line;
+    const auto period = static_cast<uint64_t>(p.period);
+    return line / gcd(line, period) * period;
+}
+
+// Whether the output's addresses follow the flat order one element apart.
+bool output_is_contiguous(const plan::Plan& p) {
+    const std::size_t out = p.num_inputs;
+    int64_t expected = 1;
+    for (std::size_t l = p.nest.num_loops; l-- > 0;) {
+        const plan::Loop& loop = p.nest.loops[l];
+        if (loop.extent > 1 && loop.stride[out] != expected) return false;
+        expected *= loop.extent;
+    }
+    return true;
+}
+
+// Where range ends start counting grains: the elements before the output's
+// first line boundary, for a contiguous output (0 otherwise). A periodic
+// plan's ranges must also start at the pattern's phase 0: its head is the
+// first multiple of the period on a line boundary, where there is one.
+uint64_t head_elems(const plan::Plan& p, const void* output, uint64_t grain_elems) {
+    if (!output_is_contiguous(p)) return 0;
+    const uint64_t es = p.elem_size[p.num_inputs];
+    const uint64_t line = std::max<uint64_t>(1, kLineBytes / es);
+    const uint64_t misalign = reinterpret_cast<std::uintptr_t>(output) % kLineBytes;
+    const uint64_t to_line = (kLineBytes - misalign) % kLineBytes / es;
+    if (!is_periodic(p)) return to_line % grain_elems;
+    const auto period = static_cast<uint64_t>(p.period);
+    for (uint64_t h = 0; h < grain_elems; h += period) {
+        if (h % line == to_line % line) return h;
+    }
+    return 0;
+}
+
+// Where task k of count starts (k == count: the end).
+uint64_t boundary(uint64_t total, std::size_t k, std::size_t count, uint64_t head, uint64_t g) {
+    if (k >= count) return total;
+    const auto ideal = static_cast<uint64_t>(static_cast<wide_uint>(total) * k / count);
+    if (ideal < head) return 0;
+    return std::min(total, head + (ideal - head) / g * g);
+}
+
+// Elements [off, off + len) of the kernel call at ptr.
+void call_part(const plan::Plan& p, char* const* ptr, uint64_t off, uint64_t len) {
+    const std::size_t out = p.num_inputs;
+    const std::size_t inner = p.nest.num_loops - 1;
+    char* q[kMaxOperands];
+    if (p.rows == 0) {
+        for (std::size_t o = 0; o <= out; ++o) {
+            int64_t step = p.byte_stride[inner][o];
+            // Periodic: the full operand and the output run on, the pattern
+            // restarts (off is a whole number of periods).
+            if (is_periodic(p)) {
+                const std::size_t pattern = p.kind == InnerKind::PeriodicX ? 0 : 1;
+                step = o == pattern ? 0 : static_cast<int64_t>(p.elem_size[o]);
+            }
+            q[o] = ptr[o] + static_cast<int64_t>(off) * step;
+        }
+        call_run(p, q, len);
+        return;
+    }
+    // A rows plan: a part of a row through the 1-D kernel, whole rows
+    // through the 2-D one.
+    const auto n = static_cast<uint64_t>(p.inner_count);
+    const std::size_t row_loop = p.outer_loops;
+    uint64_t r = off / n, col = off % n, left = len;
+    const auto at = [&](uint64_t row, uint64_t c) {
+        for (std::size_t o = 0; o <= out; ++o) {
+            q[o] = ptr[o] + static_cast<int64_t>(row) * p.byte_stride[row_loop][o] +
+                   static_cast<int64_t>(c) * p.byte_stride[inner][o];
+        }
+    };
+    if (col != 0) {
+        const uint64_t m = std::min(n - col, left);
+        at(r, col);
+        call_run(p, q, m);
+        left -= m;
+        ++r;
+    }
+    if (left >= n) {
+        const uint64_t rows = left / n;
+        at(r, 0);
+        call_rows(p, q, rows);
+        r += rows;
+        left -= rows * n;
+    }
+    if (left > 0) {
+        at(r, 0);
+        call_run(p, q, left);
+    }
+}
+
+// The flat range [begin, end): the odometer seeks the call holding begin,
+// then walks as run() does.
+void run_range(const plan::Plan& p, const void* const* inputs, void* output, uint64_t begin,
+               uint64_t end) {
+    const std::size_t out = p.num_inputs;
+    char* ptr[kMaxOperands];
+    operand_pointers(p, inputs, output, ptr);
+    const uint64_t per_call = call_elems(p);
+    int64_t index[kMaxRank];
+    uint64_t call = begin / per_call;
+    for (std::size_t d = p.outer_loops; d-- > 0;) {
+        const auto extent = static_cast<uint64_t>(p.nest.loops[d].extent);
+        index[d] = static_cast<int64_t>(call % extent);
+        call /= extent;
+        for (std::size_t o = 0; o <= out; ++o) ptr[o] += index[d] * p.byte_stride[d][o];
+    }
+    uint64_t off = begin % per_call, at = begin;
+    for (;;) {
+        const uint64_t len = std::min(per_call - off, end - at);
+        call_part(p, ptr, off, len);
+        at += len;
+        if (at >= end || !next_call(p, index, ptr)) return;
+        off = 0;
+    }
+}
+
+// Cost per element relative to a plain + (what the grain of work weighs).
+uint64_t op_weight(bcast_opcode kernel_op) {
+    switch (kernel_op) {
+        case BCAST_OP_POW:
+        case BCAST_OP_ATAN2:
+        case BCAST_OP_LOGADDEXP: return 16;
+        case BCAST_OP_DIV:
+        case BCAST_OP_FMOD:
+        case BCAST_OP_FLOOR_DIVIDE:
+        case BCAST_OP_REMAINDER:
+        case BCAST_OP_MOD: return 4;
+        default: return 1;
+    }
+}
+
+}  // namespace
+
+std::size_t task_count(const plan::Plan& p, std::size_t max_tasks) noexcept {
+    const uint64_t total = total_elems(p);
+    if (max_tasks <= 1 || total == 0) return 1;
+    uint64_t bytes_per_elem = 0;
+    for (std::size_t o = 0; o <= p.num_inputs; ++o) bytes_per_elem += p.elem_size[o];
+    const wide_uint work = static_cast<wide_uint>(total) * bytes_per_elem * op_weight(p.kernel_op);
+    const wide_uint by_work = work / kMinTaskBytes;
+    const uint64_t by_grain = (total + grain(p) - 1) / grain(p);
+    const wide_uint tasks = std::min<wide_uint>({by_work, by_grain, max_tasks});
+    return tasks < 1 ? 1 : static_cast<std::size_t>(tasks);
+}
+
+void run_task(const plan::Plan& p, const void* const* inputs, void* output, std::size_t task,
+              std::size_t count) noexcept {
+    const uint64_t total = total_elems(p);
+    if (total == 0 || task >= count) return;
+    const uint64_t g = grain(p);
+    const uint64_t head = head_elems(p, output, g);
+    const uint64_t begin = boundary(total, task, count, head, g);
+    const uint64_t end = boundary(total, task + 1, count, head, g);
+    if (begin < end) run_range(p, inputs, output, begin, end);
+}
+
+}  // namespace bcast::exec
