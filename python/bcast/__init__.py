@@ -17,13 +17,15 @@ Plans are cached: a call with the same op, rule, dtypes, shapes and strides
 as an earlier one runs the earlier plan (plan_cache_info, set_plan_cache_size,
 clear_plan_cache). For a hot loop, bcast.Op plans once and checks only what
 can change between calls. Calls are thread-safe; set_max_isa is process-wide
-and clears the cache.
+and clears the cache. threads= runs one call on many threads (a shared pool,
+or a bcast.Pool), with the same result.
 """
 
 from .errors import (BcastError, IncompatibleShapesError, InternalError, InvalidArgumentError,
                      InvalidStateError, OutOfMemoryError, SizeOverflowError, ThreadError,
                      UnsupportedError)
 from ._op import Op
+from ._pool import Pool
 from ._plans import clear_plan_cache, plan_cache_info, set_plan_cache_size
 from .info import explain, isa, set_max_isa, version
 from .ops import *  # noqa: F401,F403 (one function per op, listed in ops.__all__)
@@ -33,7 +35,7 @@ from .shapes import infer_expand_shape, infer_shape
 __version__ = "1.1.0"
 
 __all__ = list(_ops) + [
-    "Op", "plan_cache_info", "set_plan_cache_size", "clear_plan_cache", "infer_shape", "infer_expand_shape", "explain", "isa", "set_max_isa", "version",
+    "Op", "Pool", "plan_cache_info", "set_plan_cache_size", "clear_plan_cache", "infer_shape", "infer_expand_shape", "explain", "isa", "set_max_isa", "version",
     "BcastError", "InvalidArgumentError", "IncompatibleShapesError", "UnsupportedError",
     "OutOfMemoryError", "SizeOverflowError", "InvalidStateError", "InternalError",
     "ThreadError",

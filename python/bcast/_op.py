@@ -11,6 +11,7 @@ from . import _arrays, _enums
 from ._address import OFFSET as _OFFSET, data_address
 from ._library import check
 from ._plans import Planned, Shapes, execute as _execute, execute_raw as _execute_raw, new_handle
+from ._pool import execute_pool as _execute_pool, pool_handle as _pool_handle
 from .errors import InvalidStateError
 
 _ndarray = np.ndarray
@@ -157,8 +158,9 @@ class Op:
             raise InvalidStateError("bcast.Op(%r): plan() first" % self.name)
         return state
 
-    def __call__(self, *arrays, out=None):
-        """Runs the plan on `arrays` (into `out` if given, else a new array)."""
+    def __call__(self, *arrays, out=None, threads=None):
+        """Runs the plan on `arrays` (into `out` if given, else a new array);
+        threads as for the op functions (None: the calling thread)."""
         state = self._state
         if state is None:
             raise InvalidStateError("bcast.Op(%r): plan() first" % self.name)
@@ -189,7 +191,7 @@ class Op:
         else:
             quick = False
         if not quick or not _OFFSET:
-            return self._checked_call(state, arrays, out)
+            return self._checked_call(state, arrays, out, threads)
         # Addresses are read on every call: numpy can give an array object new
         # data in place (pickle's __setstate__, resize(refcheck=False)). The
         # library checks their alignment and says which one is off.
@@ -201,15 +203,19 @@ class Op:
                 pointers = plan.pack_pointers(*[_from_address(_id(a) + _OFFSET).value
                                                 for a in arrays])
         except struct.error:  # a NULL data pointer reads as None
-            return self._checked_call(state, arrays, out)
+            return self._checked_call(state, arrays, out, threads)
         # The c_void_p over out's data field is passed as it is: its value
         # is read by the call itself.
-        status = _execute_raw(plan.handle, pointers, _from_address(_id(out) + _OFFSET))
+        if threads is None:
+            status = _execute_raw(plan.handle, pointers, _from_address(_id(out) + _OFFSET))
+        else:
+            status = _execute_pool(plan.handle, pointers, _from_address(_id(out) + _OFFSET),
+                                   _pool_handle(threads, "bcast.Op(%r)" % self.name))
         if status:
             check(status)
         return out if given or out.ndim or not self._scalar_results else out[()]
 
-    def _checked_call(self, state, arrays, out):
+    def _checked_call(self, state, arrays, out, threads=None):
         """A call that missed the quick checks: every check with its own
         message, Python scalars converted, layouts equal up to extent-1 axes
         accepted."""
@@ -241,7 +247,11 @@ class Op:
                             % (self.name, out_strides))
         else:
             out = np.empty(out_shape, self._result_dtype)
-        check(_execute(plan.handle, plan.pack_pointers(*addresses), data_address(out)))
+        if threads is None:
+            check(_execute(plan.handle, plan.pack_pointers(*addresses), data_address(out)))
+        else:
+            check(_execute_pool(plan.handle, plan.pack_pointers(*addresses), data_address(out),
+                                _pool_handle(threads, "bcast.Op(%r)" % self.name)))
         return out if given or out.ndim or not self._scalar_results else out[()]
 
     def _as_input(self, value, i, dtype):

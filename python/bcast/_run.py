@@ -17,6 +17,7 @@ from . import _arrays, _enums
 from ._address import OFFSET as _OFFSET, data_address
 from ._library import check
 from ._plans import CACHE, Planned, Shapes, execute, new_handle
+from ._pool import execute_pool, pool_handle
 
 _get = CACHE.get
 _lookup, _touch, _count_hit = CACHE.lookup, CACHE.touch, CACHE.count_hit
@@ -36,7 +37,7 @@ def _key(op, rule, axis, extra, arrays, out):
     return tuple(key)
 
 
-def _run(plan, arrays, out, cached):
+def _run(plan, arrays, out, cached, pool=None):
     """Runs plan on arrays into out (allocated if None) and returns the
     result, or _MISS with nothing run when an address is not aligned to its
     element size or out= does not fit the plan: the general path copies such
@@ -58,7 +59,10 @@ def _run(plan, arrays, out, cached):
         return _MISS
     if cached:
         _count_hit()
-    status = execute(plan.handle, plan.pack_pointers(*addresses), out_address)
+    if pool is None:
+        status = execute(plan.handle, plan.pack_pointers(*addresses), out_address)
+    else:
+        status = execute_pool(plan.handle, plan.pack_pointers(*addresses), out_address, pool)
     if status:
         check(status)
     if given or out.ndim or not plan.scalar_result:
@@ -66,7 +70,7 @@ def _run(plan, arrays, out, cached):
     return out[()]  # a ufunc gives a numpy scalar, not a 0-d array
 
 
-def binary(op, x, y, rule, axis, out, dtype):
+def binary(op, x, y, rule, axis, out, dtype, threads=None):
     """apply() for two inputs, with the hot path written out (the cache
     look-up, the address reads, the checks of _run, the C call): most calls
     are this one."""
@@ -97,23 +101,28 @@ def binary(op, x, y, rule, axis, out, dtype):
                 out_address = _from_address(_id(result) + _OFFSET).value
                 if out_address and not out_address % plan.out_itemsize:
                     _count_hit()
-                    status = execute(plan.handle, plan.pack_pointers(xa, ya), out_address)
+                    if threads is None:
+                        status = execute(plan.handle, plan.pack_pointers(xa, ya), out_address)
+                    else:
+                        status = execute_pool(plan.handle, plan.pack_pointers(xa, ya),
+                                              out_address, pool_handle(threads, "bcast." + op))
                     if status:
                         check(status)
                     return result if out is not None or result.ndim else result[()]
-    return apply(op, (x, y), rule=rule, axis=axis, out=out, dtype=dtype)
+    return apply(op, (x, y), rule=rule, axis=axis, out=out, dtype=dtype, threads=threads)
 
 
 def apply(op, values, *, rule="numpy", axis=-1, out=None, dtype=None, condition=False,
-          target=None, expand_mode=None, axes_mapping=None):
+          target=None, expand_mode=None, axes_mapping=None, threads=None):
     """Runs `op` on `values` and returns the result (a new array, a numpy
     scalar for a 0-d result, or `out`). condition: values[0] is SELECT's bool
     condition. target: broadcast every input to this shape under expand_mode
-    (OpenVINO Broadcast / ONNX Expand)."""
+    (OpenVINO Broadcast / ONNX Expand). threads: _pool.pool_handle's."""
     if type(out) is tuple:  # numpy accepts out=(array,)
         if len(out) != 1:
             raise TypeError("bcast.%s: out must be one array, not a tuple of %d" % (op, len(out)))
         out = out[0]
+    pool = None if threads is None else pool_handle(threads, "bcast." + op)
     if dtype is None and target is None and (out is None or type(out) is _ndarray):
         for v in values:
             if type(v) is not _ndarray:
@@ -124,14 +133,15 @@ def apply(op, values, *, rule="numpy", axis=-1, out=None, dtype=None, condition=
             except TypeError:
                 plan = None
             if plan is not None:
-                result = _run(plan, values, out, True)
+                result = _run(plan, values, out, True, pool)
                 if result is not _MISS:
                     return result
     return _prepared(op, values, rule, axis, out, dtype, condition, target, expand_mode,
-                     axes_mapping)
+                     axes_mapping, pool)
 
 
-def _prepared(op, values, rule, axis, out, dtype, condition, target, expand_mode, axes_mapping):
+def _prepared(op, values, rule, axis, out, dtype, condition, target, expand_mode, axes_mapping,
+              pool):
     """The general path: convert and check everything, plan on a cache miss."""
     what = "bcast." + op
     if condition:
@@ -169,7 +179,7 @@ def _prepared(op, values, rule, axis, out, dtype, condition, target, expand_mode
         CACHE.put(key, plan)
     elif out is not None:
         _arrays.check_out_shape(out, plan.shape, what)
-    result = _run(plan, arrays, out, cached)
+    result = _run(plan, arrays, out, cached, pool)
     if result is _MISS:  # only an out= that the library cannot write gets here
         raise ValueError("%s: out is misaligned" % what)
     return result

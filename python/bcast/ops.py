@@ -6,7 +6,9 @@ Every function takes keyword-only ``rule`` (default "numpy"; also "none",
 ndarray of the result's exact shape and dtype, any strides; it may be one of
 the inputs for an in-place update) and ``dtype`` (None: the inputs' common
 dtype; otherwise anything numpy.dtype accepts, or "bfloat16" with uint16
-arrays holding bfloat16 bits). x is the first operand, y the second; input 0
+arrays holding bfloat16 bits) and ``threads`` (None or 1: the calling thread;
+n > 1, or 0 for every CPU: a shared pool of that many threads; or a
+bcast.Pool; the result is the same). x is the first operand, y the second; input 0
 is the primary operand of the unidirectional, pdpd and onnx_legacy rules.
 Comparisons and logical ops return bool arrays; every other op returns the
 inputs' dtype. As with numpy's ufuncs, a 0-d result is returned as a numpy
@@ -16,21 +18,21 @@ np.where and np.broadcast_to do); out=(array,) is accepted too.
 
 from ._run import apply, binary
 
-_KEYWORDS = "*, rule='numpy', axis=-1, out=None, dtype=None"
+_KEYWORDS = "*, rule='numpy', axis=-1, out=None, dtype=None, threads=None"
 
 
 def _variadic(name, formula):
-    def op(*arrays, rule="numpy", axis=-1, out=None, dtype=None):
+    def op(*arrays, rule="numpy", axis=-1, out=None, dtype=None, threads=None):
         if len(arrays) == 2:
-            return binary(name, arrays[0], arrays[1], rule, axis, out, dtype)
-        return apply(name, arrays, rule=rule, axis=axis, out=out, dtype=dtype)
+            return binary(name, arrays[0], arrays[1], rule, axis, out, dtype, threads)
+        return apply(name, arrays, rule=rule, axis=axis, out=out, dtype=dtype, threads=threads)
     return _named(op, name, "%s(*arrays, %s)\n\n%s, element-wise, of 2 to 16 arrays." % (
         name, _KEYWORDS, formula))
 
 
 def _binary(name, formula):
-    def op(x, y, *, rule="numpy", axis=-1, out=None, dtype=None):
-        return binary(name, x, y, rule, axis, out, dtype)
+    def op(x, y, *, rule="numpy", axis=-1, out=None, dtype=None, threads=None):
+        return binary(name, x, y, rule, axis, out, dtype, threads)
     return _named(op, name, "%s(x, y, %s)\n\n%s, element-wise." % (name, _KEYWORDS, formula))
 
 
@@ -84,20 +86,20 @@ shift_right = _binary("shift_right", "x >> y, arithmetic for signed integers (a 
                                      "or >= the bit width gives 0)")
 
 
-def select(cond, x, y, *, rule="numpy", axis=-1, out=None, dtype=None):
-    """select(cond, x, y, *, rule='numpy', axis=-1, out=None, dtype=None)
+def select(cond, x, y, *, rule="numpy", axis=-1, out=None, dtype=None, threads=None):
+    """select(cond, x, y, *, rule='numpy', axis=-1, out=None, dtype=None, threads=None)
 
     cond ? x : y, element-wise (numpy.where). cond must be bool; x and y share
     one dtype, which is the result's. Under pdpd, unidirectional and
     onnx_legacy, x is the primary operand."""
     return apply("select", (cond, x, y), rule=rule, axis=axis, out=out, dtype=dtype,
-                 condition=True)
+                 condition=True, threads=threads)
 
 
 def expand(data, target_shape, *, mode="bidirectional", axes_mapping=None, axis=-1, out=None,
-           dtype=None):
+           dtype=None, threads=None):
     """expand(data, target_shape, *, mode='bidirectional', axes_mapping=None, axis=-1,
-    out=None, dtype=None)
+    out=None, dtype=None, threads=None)
 
     Materialises data broadcast to target_shape (ONNX Expand, OpenVINO
     Broadcast-1/3). mode: "bidirectional" (ONNX Expand: numpy broadcast of
@@ -105,7 +107,7 @@ def expand(data, target_shape, *, mode="bidirectional", axes_mapping=None, axis=
     "numpy" (exactly the target), "explicit" (axes_mapping[i] is the target
     axis of data axis i) or "pdpd" (data placed at axis). Any dtype."""
     return apply("copy", (data,), out=out, dtype=dtype, target=target_shape,
-                 expand_mode=mode, axes_mapping=axes_mapping, axis=axis)
+                 expand_mode=mode, axes_mapping=axes_mapping, axis=axis, threads=threads)
 
 
 copy = expand
