@@ -1,7 +1,8 @@
 // bcast_bench: the "bcast fast" case matrix against same-run roofline loops.
 //
-//   bcast_bench [--isa NAME[,NAME...]] [--offsets LIST] [--json FILE]
-//               [--filter TEXT] [--budget-ms N] [--smoke] [--list] [--help]
+//   bcast_bench [--isa NAME[,NAME...]] [--offsets LIST] [--threads LIST]
+//               [--json FILE] [--filter TEXT] [--budget-ms N] [--smoke] [--list]
+//               [--help]
 //
 // Every case runs once per offset layout (offset_layouts.hpp): operands 64-byte
 // aligned, all at +4 B, all at +16 B (what malloc and numpy give), and mixed.
@@ -9,19 +10,23 @@
 // side by side and timed in the same rounds); without it BCAST_MAX_ISA, read
 // by the library at load time, applies. --smoke runs every case at tiny sizes
 // in about a second (the ctest "bench: smoke"). --list prints the matrix, one
-// tab-separated case per line (compare_numpy.py reads it).
+// tab-separated case per line (compare_numpy.py reads it). --threads runs
+// every row on each thread count: bcast on a bcast_pool of that size, the
+// reference loops on as many threads, each on its share.
 #include "case_runner.hpp"
 #include "cases.hpp"
 #include "offset_layouts.hpp"
 #include "overheads.hpp"
 #include "reference_loops.hpp"
 #include "report.hpp"
+#include "thread_team.hpp"
 
 #include <bcast/bcast.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,6 +35,7 @@ namespace {
 struct Options {
     std::vector<std::string> caps{""};
     std::vector<bench::OffsetLayout> layouts = bench::all_offset_layouts();
+    std::vector<int> threads{1};
     std::string json_path;
     std::string filter;
     double budget_ms = 2000;
@@ -52,8 +58,8 @@ std::vector<std::string> split_commas(const std::string& text) {
 }
 
 const char* const kUsage =
-    "usage: %s [--isa NAME[,NAME...]] [--offsets LIST] [--json FILE] [--filter TEXT]\n"
-    "       [--budget-ms N] [--smoke] [--list] [--help]\n";
+    "usage: %s [--isa NAME[,NAME...]] [--offsets LIST] [--threads LIST] [--json FILE]\n"
+    "       [--filter TEXT] [--budget-ms N] [--smoke] [--list] [--help]\n";
 
 const char* const kHelp =
     "\n"
@@ -66,6 +72,9 @@ const char* const kHelp =
     "                            64-byte boundary (malloc and numpy give 16)\n"
     "                  mixed     a +0, b +4, output +16 (no two alike)\n"
     "                  The reference loops run on the same buffers at the same offsets.\n"
+    "  --threads LIST  thread counts to run each row at (default 1), e.g. 1,2: bcast\n"
+    "                  on a bcast_pool of that many threads, the reference loops on as\n"
+    "                  many threads, each on its share of the output\n"
     "  --json FILE     also write the results as JSON\n"
     "  --filter TEXT   only cases whose 'label dtype' contains TEXT\n"
     "  --budget-ms N   measuring time per row (default 2000)\n"
@@ -97,6 +106,20 @@ bool parse(int argc, char** argv, Options& o, std::string& error) {
             }
         } else if (arg == "--offsets" && has_value) {
             if (!bench::parse_offset_layouts(argv[++i], o.layouts, error)) return false;
+        } else if (arg == "--threads" && has_value) {
+            o.threads.clear();
+            for (const std::string& t : split_commas(argv[++i])) {
+                const int n = std::atoi(t.c_str());
+                if (n < 1 || n > 256 || std::to_string(n) != t) {
+                    error = "bad --threads '" + std::string(argv[i]) + "' (counts from 1 to 256)";
+                    return false;
+                }
+                o.threads.push_back(n);
+            }
+            if (o.threads.empty()) {
+                error = "--threads needs at least one count";
+                return false;
+            }
         } else if (arg == "--json" && has_value) {
             o.json_path = argv[++i];
         } else if (arg == "--filter" && has_value) {
@@ -108,7 +131,8 @@ bool parse(int argc, char** argv, Options& o, std::string& error) {
                 return false;
             }
         } else {
-            const bool takes_value = arg == "--isa" || arg == "--offsets" || arg == "--json" ||
+            const bool takes_value = arg == "--isa" || arg == "--offsets" || arg == "--threads" ||
+                                     arg == "--json" ||
                                      arg == "--filter" || arg == "--budget-ms";
             error = takes_value ? arg + " needs a value" : "unknown argument '" + arg + "'";
             return false;
@@ -164,11 +188,29 @@ int main(int argc, char** argv) {
     run.reference_isa = roofline::reference_isa();
     run.smoke = options.smoke;
     run.layouts = options.layouts;
+    run.threads = options.threads;
     for (const std::string& cap : run.caps) {
         if (!cap.empty() && bcast_set_max_isa(cap.c_str()) != BCAST_OK) {
             std::fprintf(stderr, "bcast_bench: unknown ISA '%s': %s\n", cap.c_str(), bcast_last_error());
             return 2;
         }
+    }
+
+    // One bcast pool and one reference team per thread count above 1.
+    std::vector<bench::Parallel> parallels;
+    std::vector<std::unique_ptr<bench::ThreadTeam>> teams;
+    for (int t : options.threads) {
+        bench::Parallel p;
+        p.threads = t;
+        if (t > 1) {
+            if (bcast_pool_create(static_cast<std::size_t>(t), &p.pool) != BCAST_OK) {
+                std::fprintf(stderr, "bcast_bench: bcast_pool_create(%d): %s\n", t, bcast_last_error());
+                return 1;
+            }
+            teams.push_back(std::make_unique<bench::ThreadTeam>(t));
+            p.team = teams.back().get();
+        }
+        parallels.push_back(p);
     }
 
     bench::print_header(stdout, run);
@@ -181,12 +223,22 @@ int main(int argc, char** argv) {
         if (!options.filter.empty() && name.find(options.filter) == std::string::npos) continue;
         const bench::Case c = options.smoke ? bench::shrunk(full, kSmokeExtent) : full;
         for (const bench::OffsetLayout& layout : options.layouts) {
-            results.push_back(bench::run_case(c, layout, run.caps, budget, run.machine));
-            bench::print_case_row(stdout, results.size(), results.back());
-            failed = failed || !results.back().error.empty();
+            double one_thread_ns = 0;
+            for (const bench::Parallel& parallel : parallels) {
+                results.push_back(bench::run_case(c, layout, run.caps, budget, run.machine, parallel));
+                bench::CaseResult& r = results.back();
+                if (r.error.empty() && !r.bcast.empty()) {
+                    if (parallel.threads == 1) one_thread_ns = r.bcast[0].stats.min_ns;
+                    else if (one_thread_ns > 0) r.speedup = one_thread_ns / r.bcast[0].stats.min_ns;
+                }
+                bench::print_case_row(stdout, results.size(), r, parallels.size() >= 2);
+                failed = failed || !r.error.empty();
+            }
         }
     }
-    const std::vector<bench::OverheadResult> overheads = bench::measure_overheads(run.caps, options.smoke);
+    const std::vector<bench::OverheadResult> overheads =
+        bench::measure_overheads(run.caps, options.smoke, parallels);
+    for (const bench::Parallel& p : parallels) bcast_pool_destroy(p.pool);
     bench::print_overheads(stdout, overheads);
     for (const bench::OverheadResult& o : overheads) failed = failed || !o.error.empty();
 

@@ -6,34 +6,49 @@
 #include "reference_loops.hpp"
 #include "reference_streaming.hpp"
 
+#include <functional>
+
 namespace bench {
 namespace {
 
+// The reference loop over elements [begin, end) of the output (and of a, b).
+using RangeLoop = std::function<void(std::size_t begin, std::size_t end)>;
+
 template <class T>
-Batch typed_reference(const Case& c, const Operands& ops, bool streaming) {
+RangeLoop typed_reference(const Case& c, const Operands& ops, bool streaming) {
     const T* a = ops.a.as<const T>();
     const T* b = ops.b.as<const T>();
     T* out = ops.out.as<T>();
-    const std::size_t n = static_cast<std::size_t>(ops.out_count);
     if (c.reference == Reference::AddStreams) {
-        if (streaming) return repeated([=] { roofline::reference_add_streaming(a, b, out, n); });
-        return repeated([=] { roofline::reference_add(a, b, out, n); });
+        if (streaming) {
+            return [=](std::size_t i, std::size_t j) {
+                roofline::reference_add_streaming(a + i, b + i, out + i, j - i);
+            };
+        }
+        return [=](std::size_t i, std::size_t j) { roofline::reference_add(a + i, b + i, out + i, j - i); };
     }
     if (streaming) {
-        return repeated([=] { roofline::reference_add_scalar_streaming(a, T(3), out, n); });
+        return [=](std::size_t i, std::size_t j) {
+            roofline::reference_add_scalar_streaming(a + i, T(3), out + i, j - i);
+        };
     }
-    return repeated([=] { roofline::reference_add_scalar(a, T(3), out, n); });
+    return [=](std::size_t i, std::size_t j) {
+        roofline::reference_add_scalar(a + i, T(3), out + i, j - i);
+    };
 }
 
-Batch write_reference(const Operands& ops, bool streaming) {
+// The write pattern repeats every kWritePatternLength elements: ranges start
+// at multiples of it (share_range cuts at 64 bytes = 16 floats, and 64 = 4 x 16).
+RangeLoop write_reference(const Operands& ops, bool streaming) {
     float* out = ops.out.as<float>();
-    const std::size_t n = static_cast<std::size_t>(ops.out_count);
-    if (streaming) return repeated([=] { roofline::reference_write_streaming(out, n); });
-    return repeated([=] { roofline::reference_write(out, n); });
+    if (streaming) {
+        return [=](std::size_t i, std::size_t j) { roofline::reference_write_streaming(out + i, j - i); };
+    }
+    return [=](std::size_t i, std::size_t j) { roofline::reference_write(out + i, j - i); };
 }
 
 // The reference loop moving the case's bytes (16-bit integers stand in for f16).
-Batch make_reference(const Case& c, const Operands& ops, bool streaming) {
+RangeLoop make_range_loop(const Case& c, const Operands& ops, bool streaming) {
     if (c.reference == Reference::WriteMostly) return write_reference(ops, streaming);
     switch (c.dtype) {
         case BCAST_DTYPE_F32: return typed_reference<float>(c, ops, streaming);
@@ -41,6 +56,22 @@ Batch make_reference(const Case& c, const Operands& ops, bool streaming) {
         case BCAST_DTYPE_I8: return typed_reference<std::int8_t>(c, ops, streaming);
         default: return nullptr;
     }
+}
+
+// The reference as a batch: the whole range on one thread, or each of the
+// team's threads on its share.
+Batch make_reference(const Case& c, const Operands& ops, bool streaming, ThreadTeam* team) {
+    const RangeLoop loop = make_range_loop(c, ops, streaming);
+    if (!loop) return nullptr;
+    const std::size_t n = static_cast<std::size_t>(ops.out_count);
+    if (!team) return repeated([=] { loop(0, n); });
+    const std::size_t es = c.reference == Reference::WriteMostly ? sizeof(float) : ops.element_size;
+    const std::function<void(int, int)> share = [=](int i, int shares) {
+        std::size_t begin = 0, end = 0;
+        share_range(n, es, i, shares, begin, end);
+        if (begin < end) loop(begin, end);
+    };
+    return repeated([=] { team->run(share); });
 }
 
 // Plans under `cap` and checks one execution; "" when all is well.
@@ -66,10 +97,11 @@ std::string plan_and_check(const Case& c, const std::string& cap, Operands& ops,
 
 CaseResult run_case(const Case& c, const OffsetLayout& layout,
                     const std::vector<std::string>& caps, const Budget& budget,
-                    const MachineInfo& machine) {
+                    const MachineInfo& machine, const Parallel& parallel) {
     CaseResult result;
     result.c = c;
     result.layout = layout;
+    result.threads = parallel.threads;
     const std::size_t size = bcast_dtype_size(c.dtype);
     if (layout.a % size || layout.b % size || layout.out % size) {
         result.error = "offsets not a multiple of the element size";
@@ -84,19 +116,31 @@ CaseResult run_case(const Case& c, const OffsetLayout& layout,
     for (std::size_t i = 0; i < caps.size(); ++i) {
         result.error = plan_and_check(c, caps[i], ops, plans[i], result.bcast[i]);
         if (!result.error.empty()) return result;
+        if (parallel.threads > 1) {  // the pool's result is checked too
+            poison_output(ops);
+            const bcast_status st =
+                plans[i].execute(ops.a.data(), ops.b.data(), ops.out.data(), parallel.pool);
+            const std::string wrong = st == BCAST_OK ? check_output(c, ops) : api_error(st);
+            if (!wrong.empty()) {
+                result.error = "on " + std::to_string(parallel.threads) + " threads: " + wrong;
+                return result;
+            }
+        }
     }
 
     // Variants: normal-store reference, streaming reference, then one per cap.
     const bool streaming = roofline::streaming_available();
     const std::size_t first_plan = streaming ? 2 : 1;
-    std::vector<Batch> variants{make_reference(c, ops, false)};
-    if (streaming) variants.push_back(make_reference(c, ops, true));
+    ThreadTeam* team = parallel.threads > 1 ? parallel.team : nullptr;
+    std::vector<Batch> variants{make_reference(c, ops, false, team)};
+    if (streaming) variants.push_back(make_reference(c, ops, true, team));
     for (const PlannedOp& op : plans) {
         const PlannedOp* p = &op;
         const void* a = ops.a.data();
         const void* b = ops.b.data();
         void* out = ops.out.data();
-        variants.push_back(repeated([=] { (void)p->execute(a, b, out); }));
+        bcast_pool* pool = parallel.threads > 1 ? parallel.pool : nullptr;
+        variants.push_back(repeated([=] { (void)p->execute(a, b, out, pool); }));
     }
     const Interleaved timed = run_interleaved(variants, budget);
     const std::vector<double>& normal = timed.per_call_ns[0];

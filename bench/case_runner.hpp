@@ -1,4 +1,5 @@
-// One row of the benchmark: one case at one offset layout. Plan the case once
+// One row of the benchmark: one case at one offset layout and thread count
+// (the reference loops run by as many threads, each on its share). Plan the case once
 // per requested ISA cap, check the output against the oracle, then time the
 // roofline references (normal and streaming stores) and every plan
 // interleaved, all on the same buffers at the same offsets.
@@ -7,7 +8,12 @@
 #include "cases.hpp"
 #include "machine_info.hpp"
 #include "offset_layouts.hpp"
+#include "thread_team.hpp"
 #include "timing.hpp"
+
+#include <bcast/bcast.h>
+
+#include <cmath>
 
 #include <string>
 #include <vector>
@@ -22,9 +28,19 @@ struct IsaResult {
     double over_reference = 0;  // median of per-round bcast / reference times
 };
 
+// How many threads a row runs on: bcast through `pool` (NULL: one thread,
+// bcast_op_execute), the reference loops split over `team`.
+struct Parallel {
+    int threads = 1;
+    bcast_pool* pool = nullptr;
+    ThreadTeam* team = nullptr;
+};
+
 struct CaseResult {
     Case c;             // as run (shrunk in smoke mode); c.label names the full case
     OffsetLayout layout;  // where a, b and the output start
+    int threads = 1;    // bcast and the reference alike
+    double speedup = std::nan("");  // 1-thread min time / this min time (main fills it)
     double bytes = 0;   // read + written, each operand once
     const char* where = "";  // cache level holding the working set
     // The roofline: per round the faster of the plain loop with normal stores
@@ -38,6 +54,6 @@ struct CaseResult {
 
 CaseResult run_case(const Case& c, const OffsetLayout& layout,
                     const std::vector<std::string>& caps, const Budget& budget,
-                    const MachineInfo& machine);
+                    const MachineInfo& machine, const Parallel& parallel = {});
 
 }  // namespace bench

@@ -39,9 +39,12 @@ Case rank4_case() {
     return c;
 }
 
-OverheadResult execute_time(const std::string& cap, const Budget& budget) {
+OverheadResult execute_time(const std::string& cap, const Budget& budget,
+                            const Parallel& parallel = {}) {
     const Case c = small_case();
-    OverheadResult r{"execute " + c.label + " f32", cap, "", {}, kExecuteTargetNs, ""};
+    const std::string how =
+        parallel.pool ? " on a pool of " + std::to_string(parallel.threads) : std::string();
+    OverheadResult r{"execute " + c.label + " f32" + how, cap, "", {}, kExecuteTargetNs, ""};
     Operands ops(c);
     PlannedOp op;
     r.error = op.plan(c);
@@ -50,7 +53,8 @@ OverheadResult execute_time(const std::string& cap, const Budget& budget) {
     const void* a = ops.a.data();
     const void* b = ops.b.data();
     void* out = ops.out.data();
-    r.stats = run_interleaved({repeated([&] { (void)op.execute(a, b, out); })}, budget).stats(0);
+    bcast_pool* pool = parallel.pool;
+    r.stats = run_interleaved({repeated([&] { (void)op.execute(a, b, out, pool); })}, budget).stats(0);
     return r;
 }
 
@@ -67,13 +71,16 @@ OverheadResult plan_time(const std::string& cap, const Budget& budget) {
 
 }  // namespace
 
-std::vector<OverheadResult> measure_overheads(const std::vector<std::string>& caps,
-                                              bool smoke) {
+std::vector<OverheadResult> measure_overheads(const std::vector<std::string>& caps, bool smoke,
+                                              const std::vector<Parallel>& parallels) {
     const Budget budget = overhead_budget(smoke);
     std::vector<OverheadResult> results;
     for (const std::string& cap : caps) {
         if (!cap.empty() && bcast_set_max_isa(cap.c_str()) != BCAST_OK) continue;
         results.push_back(execute_time(cap, budget));
+        for (const Parallel& p : parallels) {
+            if (p.pool) results.push_back(execute_time(cap, budget, p));
+        }
         results.push_back(plan_time(cap, budget));
     }
     return results;

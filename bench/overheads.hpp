@@ -1,7 +1,9 @@
-// Fixed costs through the C API: executing a 16-element ADD and planning a
-// rank-4 broadcast, each as min and median over many batches.
+// Fixed costs through the C API: executing a 16-element ADD (also through a
+// pool) and planning a rank-4 broadcast, each as min and median over many
+// batches.
 #pragma once
 
+#include "case_runner.hpp"
 #include "timing.hpp"
 
 #include <string>
@@ -18,7 +20,9 @@ struct OverheadResult {
     std::string error;
 };
 
-std::vector<OverheadResult> measure_overheads(const std::vector<std::string>& caps,
-                                              bool smoke);
+// Also, per pool in `parallels` (threads > 1), the 16-element execute
+// through bcast_op_execute_pool: an op that small runs on the caller alone.
+std::vector<OverheadResult> measure_overheads(const std::vector<std::string>& caps, bool smoke,
+                                              const std::vector<Parallel>& parallels = {});
 
 }  // namespace bench

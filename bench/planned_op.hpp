@@ -25,9 +25,10 @@ public:
     // Plans the existing op again (what the plan-time figure measures).
     bcast_status replan(const Case& c);
 
-    bcast_status execute(const void* a, const void* b, void* out) const {
+    // On `pool`'s threads (bcast_op_execute_pool; NULL: this thread alone).
+    bcast_status execute(const void* a, const void* b, void* out, bcast_pool* pool = nullptr) const {
         const void* inputs[2] = {a, b};
-        return bcast_op_execute(op_, inputs, out);
+        return pool ? bcast_op_execute_pool(op_, inputs, out, pool) : bcast_op_execute(op_, inputs, out);
     }
 
     // Fields of bcast_op_describe's JSON, e.g. "kernel" -> "periodic".

@@ -44,7 +44,10 @@ std::string json_number(double x) { return std::isnan(x) ? "null" : fmt("%.4f", 
 
 void print_header(std::FILE* out, const RunInfo& run) {
     const MachineInfo& m = run.machine;
-    std::fprintf(out, "# bcast benchmark%s: ADD, single thread\n\n", run.smoke ? " (smoke: tiny sizes)" : "");
+    std::string threads;
+    for (int t : run.threads) threads += (threads.empty() ? "" : ",") + std::to_string(t);
+    std::fprintf(out, "# bcast benchmark%s: ADD, threads %s\n\n", run.smoke ? " (smoke: tiny sizes)" : "",
+                 threads.c_str());
     std::fprintf(out, "- bcast %s; kernel set without a cap: `%s`; BCAST_MAX_ISA=%s; caps measured:",
                  run.bcast_version.c_str(), run.default_isa.c_str(),
                  run.env_cap.empty() ? "(unset)" : run.env_cap.c_str());
@@ -68,12 +71,15 @@ void print_header(std::FILE* out, const RunInfo& run) {
                       "(one number: all three); bcast and the reference run on the same buffers. "
                       "Layouts run:");
     for (const OffsetLayout& layout : run.layouts) std::fprintf(out, " `%s`", offset_label(layout).c_str());
-    std::fprintf(out, "\n\n");
+    std::fprintf(out, "\n- `threads` = bcast on a bcast_pool of that many threads; the reference is "
+                      "the same loop run by as many threads, each on its share of the output, so "
+                      "`x ref` compares with that many threads' roofline. `speed-up` = bcast's "
+                      "1-thread min time / this min time.\n\n");
 }
 
 void print_table_start(std::FILE* out, const RunInfo& run) {
-    std::string head = "| # | case | dtype | offset | in | moved | reference | ref min | ref GB/s |";
-    std::string rule = "|---|---|---|---|---|---:|---|---:|---:|";
+    std::string head = "| # | case | dtype | offset | threads | in | moved | reference | ref min | ref GB/s |";
+    std::string rule = "|---|---|---|---|---:|---|---:|---|---:|---:|";
     for (const std::string& cap : run.caps) {
         const std::string name = cap_label(cap);
         head += " " + name + " kernel | min | median | GB/s | x ref |";
@@ -83,13 +89,17 @@ void print_table_start(std::FILE* out, const RunInfo& run) {
         head += " " + cap_label(run.caps[1]) + " / " + cap_label(run.caps[0]) + " |";
         rule += "---:|";
     }
+    if (run.threads.size() >= 2) {
+        head += " speed-up |";
+        rule += "---:|";
+    }
     std::fprintf(out, "%s\n%s\n", head.c_str(), rule.c_str());
     std::fflush(out);
 }
 
-void print_case_row(std::FILE* out, std::size_t number, const CaseResult& r) {
-    std::fprintf(out, "| %zu | %s | %s | %s | %s | %s |", number, r.c.label.c_str(),
-                 dtype_name(r.c.dtype), offset_label(r.layout).c_str(), r.where,
+void print_case_row(std::FILE* out, std::size_t number, const CaseResult& r, bool speedup_column) {
+    std::fprintf(out, "| %zu | %s | %s | %s | %d | %s | %s |", number, r.c.label.c_str(),
+                 dtype_name(r.c.dtype), offset_label(r.layout).c_str(), r.threads, r.where,
                  format_bytes(r.bytes).c_str());
     if (!r.error.empty()) {
         std::fprintf(out, " ERROR: %s |\n", r.error.c_str());
@@ -105,6 +115,7 @@ void print_case_row(std::FILE* out, std::size_t number, const CaseResult& r) {
                      fmt_gbps(r.bytes, b.stats.min_ns).c_str(), fmt_ratio(b.over_reference).c_str());
     }
     if (r.bcast.size() >= 2) std::fprintf(out, " %s |", fmt_ratio(r.second_over_first).c_str());
+    if (speedup_column) std::fprintf(out, " %s |", fmt_ratio(r.speedup).c_str());
     std::fprintf(out, "\n");
     std::fflush(out);
 }
@@ -146,7 +157,8 @@ bool write_json(const std::string& path, const RunInfo& run, const std::vector<C
         f << (i ? "," : "") << "\n{\"case\":" << json_string(r.c.label)
           << ",\"dtype\":" << json_string(dtype_name(r.c.dtype)) << ",\"a\":[" << dims_csv(r.c.a)
           << "],\"b\":[" << dims_csv(r.c.b) << "],\"rule\":" << r.c.rule << ",\"axis\":" << r.c.axis
-          << ",\"offsets\":" << json_string(r.layout.name) << ",\"offset_bytes\":{\"a\":" << r.layout.a
+          << ",\"offsets\":" << json_string(r.layout.name) << ",\"threads\":" << r.threads
+          << ",\"speedup\":" << json_number(r.speedup) << ",\"offset_bytes\":{\"a\":" << r.layout.a
           << ",\"b\":" << r.layout.b << ",\"out\":" << r.layout.out << "}"
           << ",\"bytes\":" << fmt("%.0f", r.bytes) << ",\"in\":" << json_string(r.where)
           << ",\"reference\":" << json_string(reference_name(r.c.reference))

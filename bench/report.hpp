@@ -21,12 +21,15 @@ struct RunInfo {
     std::vector<std::string> caps;  // --isa values; {""} = none given
     std::string reference_isa;
     std::vector<OffsetLayout> layouts;  // --offsets, in the order run
+    std::vector<int> threads{1};        // --threads, in the order run
     bool smoke = false;
 };
 
 void print_header(std::FILE* out, const RunInfo& run);
 void print_table_start(std::FILE* out, const RunInfo& run);
-void print_case_row(std::FILE* out, std::size_t number, const CaseResult& r);
+// speedup_column: the run has several thread counts (print_table_start's column).
+void print_case_row(std::FILE* out, std::size_t number, const CaseResult& r,
+                    bool speedup_column = false);
 void print_overheads(std::FILE* out, const std::vector<OverheadResult>& overheads);
 
 // false if the file cannot be written.

@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 
+#include <pthread.h>
 #include <sched.h>
 #include <unistd.h>
 
@@ -11,7 +12,24 @@
 
 namespace bcast::exec {
 
-Pool::Pool(std::size_t threads) : owner_pid_(static_cast<long>(getpid())) {
+namespace {
+
+// Bumped in every forked child (pthread_atfork): a pool belongs to the
+// process whose count it was created under. Cheaper than getpid(), a system
+// call on every execute, and not fooled by a reused process id.
+std::atomic<unsigned long> forks{0};
+
+void count_fork() noexcept { forks.fetch_add(1, std::memory_order_relaxed); }
+
+unsigned long fork_generation() {
+    static const bool registered = pthread_atfork(nullptr, nullptr, &count_fork) == 0;
+    (void)registered;
+    return forks.load(std::memory_order_relaxed);
+}
+
+}  // namespace
+
+Pool::Pool(std::size_t threads) : fork_generation_(fork_generation()) {
     if (threads < 1) fail(BCAST_ERROR_INVALID_ARGUMENT, "a pool needs at least one thread");
     if (threads > kMaxThreads) {
         fail(BCAST_ERROR_INVALID_ARGUMENT, "a pool of " + std::to_string(threads) +
@@ -48,7 +66,7 @@ Pool::~Pool() {
     for (std::thread& w : workers_) w.join();
 }
 
-bool Pool::owned_by_this_process() const { return static_cast<long>(getpid()) == owner_pid_; }
+bool Pool::owned_by_this_process() const { return fork_generation() == fork_generation_; }
 
 std::size_t Pool::available_cpus() {
     cpu_set_t set;

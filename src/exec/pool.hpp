@@ -65,7 +65,7 @@ private:
     Job job_;
     std::size_t busy_ = 0;  // workers inside the current run
     std::vector<std::thread> workers_;
-    long owner_pid_;
+    unsigned long fork_generation_;  // forks seen in this process's line at creation
 };
 
 }  // namespace bcast::exec

@@ -191,11 +191,15 @@ std::size_t task_count(const plan::Plan& p, std::size_t max_tasks) noexcept {
     if (max_tasks <= 1 || total == 0) return 1;
     uint64_t bytes_per_elem = 0;
     for (std::size_t o = 0; o <= p.num_inputs; ++o) bytes_per_elem += p.elem_size[o];
-    const wide_uint work = static_cast<wide_uint>(total) * bytes_per_elem * op_weight(p.kernel_op);
-    const wide_uint by_work = work / kMinTaskBytes;
-    const uint64_t by_grain = (total + grain(p) - 1) / grain(p);
-    const wide_uint tasks = std::min<wide_uint>({by_work, by_grain, max_tasks});
-    return tasks < 1 ? 1 : static_cast<std::size_t>(tasks);
+    uint64_t work = 0;  // saturating: any op that large splits as far as it may
+    if (__builtin_mul_overflow(total, bytes_per_elem * op_weight(p.kernel_op), &work)) {
+        work = UINT64_MAX;
+    }
+    if (work < 2 * kMinTaskBytes) return 1;  // the common small op: no more arithmetic
+    const uint64_t g = grain(p);
+    const uint64_t tasks = std::min({work / kMinTaskBytes, (total + g - 1) / g,
+                                     static_cast<uint64_t>(max_tasks)});
+    return static_cast<std::size_t>(std::max<uint64_t>(tasks, 1));
 }
 
 void run_task(const plan::Plan& p, const void* const* inputs, void* output, std::size_t task,
