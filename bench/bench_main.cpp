@@ -198,7 +198,7 @@ int main(int argc, char** argv) {
 
     // One bcast pool and one reference team per thread count above 1.
     std::vector<bench::Parallel> parallels;
-    std::vector<std::unique_ptr<bench::ThreadTeam>> teams;
+    std::vector<std::unique_ptr<roofline::ThreadTeam>> teams;
     for (int t : options.threads) {
         bench::Parallel p;
         p.threads = t;
@@ -207,7 +207,7 @@ int main(int argc, char** argv) {
                 std::fprintf(stderr, "bcast_bench: bcast_pool_create(%d): %s\n", t, bcast_last_error());
                 return 1;
             }
-            teams.push_back(std::make_unique<bench::ThreadTeam>(t));
+            teams.push_back(std::make_unique<roofline::ThreadTeam>(t));
             p.team = teams.back().get();
         }
         parallels.push_back(p);

@@ -37,8 +37,7 @@ RangeLoop typed_reference(const Case& c, const Operands& ops, bool streaming) {
     };
 }
 
-// The write pattern repeats every kWritePatternLength elements: ranges start
-// at multiples of it (share_range cuts at 64 bytes = 16 floats, and 64 = 4 x 16).
+// A share restarts the write pattern: other values, the same bytes moved.
 RangeLoop write_reference(const Operands& ops, bool streaming) {
     float* out = ops.out.as<float>();
     if (streaming) {
@@ -60,7 +59,7 @@ RangeLoop make_range_loop(const Case& c, const Operands& ops, bool streaming) {
 
 // The reference as a batch: the whole range on one thread, or each of the
 // team's threads on its share.
-Batch make_reference(const Case& c, const Operands& ops, bool streaming, ThreadTeam* team) {
+Batch make_reference(const Case& c, const Operands& ops, bool streaming, roofline::ThreadTeam* team) {
     const RangeLoop loop = make_range_loop(c, ops, streaming);
     if (!loop) return nullptr;
     const std::size_t n = static_cast<std::size_t>(ops.out_count);
@@ -68,7 +67,7 @@ Batch make_reference(const Case& c, const Operands& ops, bool streaming, ThreadT
     const std::size_t es = c.reference == Reference::WriteMostly ? sizeof(float) : ops.element_size;
     const std::function<void(int, int)> share = [=](int i, int shares) {
         std::size_t begin = 0, end = 0;
-        share_range(n, es, i, shares, begin, end);
+        roofline::share_range(n, es, i, shares, begin, end);
         if (begin < end) loop(begin, end);
     };
     return repeated([=] { team->run(share); });
@@ -131,7 +130,7 @@ CaseResult run_case(const Case& c, const OffsetLayout& layout,
     // Variants: normal-store reference, streaming reference, then one per cap.
     const bool streaming = roofline::streaming_available();
     const std::size_t first_plan = streaming ? 2 : 1;
-    ThreadTeam* team = parallel.threads > 1 ? parallel.team : nullptr;
+    roofline::ThreadTeam* team = parallel.threads > 1 ? parallel.team : nullptr;
     std::vector<Batch> variants{make_reference(c, ops, false, team)};
     if (streaming) variants.push_back(make_reference(c, ops, true, team));
     for (const PlannedOp& op : plans) {

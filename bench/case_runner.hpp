@@ -33,7 +33,7 @@ struct IsaResult {
 struct Parallel {
     int threads = 1;
     bcast_pool* pool = nullptr;
-    ThreadTeam* team = nullptr;
+    roofline::ThreadTeam* team = nullptr;
 };
 
 struct CaseResult {

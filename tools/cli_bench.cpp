@@ -12,6 +12,7 @@
 #include "cli_roofline.hpp"
 
 #include "reference_loops.hpp"
+#include "thread_team.hpp"
 
 #include <unistd.h>
 
@@ -25,7 +26,7 @@ namespace bcast_cli {
 
 const char* const kBenchHelp =
     "usage: bcast bench [--op OP] [--dtype DT] [--rule RULE] [--axis N] [--seconds S]\n"
-    "                   [--isa NAME] SHAPE SHAPE...\n"
+    "                   [--isa NAME] [--threads N] SHAPE SHAPE...\n"
     "\n"
     "Plans one op for the input shapes once, then executes it repeatedly for about\n"
     "S seconds (default 1), alternating with a roofline loop on the same buffers:\n"
@@ -45,6 +46,9 @@ const char* const kBenchHelp =
     "  --axis N      axis for pdpd / onnx_legacy (default -1)\n"
     "  --seconds S   measuring time (default 1)\n"
     "  --isa NAME    cap the kernel set first (bcast_set_max_isa)\n"
+    "  --threads N   bcast on a bcast_pool of N threads (0: every CPU this process\n"
+    "                may use; default 1), and the roofline loop on as many\n"
+    "                threads, each on its share of the output\n"
     "\n"
     "Inputs hold the value 1 (true for bool), so every op runs its ordinary path.\n";
 
@@ -109,7 +113,8 @@ struct Totals {
 
 int cmd_bench(int argc, char** argv) {
     const Options o = parse_options(argc, argv, 2, kRuleOptions | kOpOption | kDtypeOption |
-                                                       kSecondsOption | kIsaOption);
+                                                       kSecondsOption | kIsaOption |
+                                                       kThreadsOption);
     if (o.help) {
         std::fputs(kBenchHelp, stdout);
         return kExitOk;
@@ -120,8 +125,10 @@ int cmd_bench(int argc, char** argv) {
     if (!apply_isa(o)) return kExitRefused;
 
     OpHandle h;
+    PoolHandle pool;
     const ShapeTable table(shapes);
-    bcast_status st = create_op(o, o.dtype, &h);
+    bcast_status st = make_pool(o, &pool);
+    if (st == BCAST_OK) st = create_op(o, o.dtype, &h);
     if (st == BCAST_OK)
         st = bcast_op_plan(h.op, shapes.size(), table.ranks.data(), table.dims.data(), nullptr,
                            nullptr);
@@ -150,14 +157,17 @@ int cmd_bench(int argc, char** argv) {
                                    bcast_dtype_size(output_dtype(o.op, o.dtype)));
     bytes += out.size();
 
-    st = bcast_op_execute(h.op, pointers.data(), out.data());
+    const auto execute = [&] {
+        return bcast_op_execute_pool(h.op, pointers.data(), out.data(), pool.pool);
+    };
+    st = execute();
     if (st != BCAST_OK) return refused(st);
     // Batches of about 20 ms (or less for short runs), found by doubling.
     const double batch_target = o.seconds / 10 < 0.02 ? o.seconds / 10 : 0.02;
     uint64_t batch = 1;
     for (;;) {
         const Clock::time_point t0 = Clock::now();
-        for (uint64_t r = 0; r < batch; ++r) bcast_op_execute(h.op, pointers.data(), out.data());
+        for (uint64_t r = 0; r < batch; ++r) execute();
         if (seconds_since(t0) >= batch_target || batch >= (uint64_t{1} << 40)) break;
         batch *= 2;
     }
@@ -172,6 +182,17 @@ int cmd_bench(int argc, char** argv) {
     buffers.output_dtype = output_dtype(o.op, o.dtype);
     const Roofline roofline(buffers);
     const bool streaming = Roofline::streaming_available();
+    // With --threads, the loop runs on as many threads, each on its share.
+    const size_t threads = pool.pool ? bcast_pool_threads(pool.pool) : 1;
+    roofline::ThreadTeam team(static_cast<int>(threads));
+    const auto run_roofline = [&](bool nt) {
+        if (threads == 1) return roofline.run(nt);
+        team.run([&](int i, int n) {
+            size_t begin = 0, end = 0;
+            roofline::share_range(roofline.lanes(), roofline.lane_bytes(), i, n, begin, end);
+            if (begin < end) roofline.run(nt, begin, end);
+        });
+    };
 
     // Each round: one batch of bcast, of the normal-store loop and of the
     // streaming-store loop, in an order that alternates between rounds; the
@@ -189,13 +210,13 @@ int cmd_bench(int argc, char** argv) {
     while (seconds_since(start) < o.seconds && failure == BCAST_OK) {
         const auto run_bcast = [&] {
             lib.seconds += timed([&] {
-                const bcast_status status = bcast_op_execute(h.op, pointers.data(), out.data());
+                const bcast_status status = execute();
                 if (status != BCAST_OK) failure = status;
             });
         };
         if (rounds % 2 == 0) run_bcast();
-        const double normal = timed([&] { roofline.run(false); });
-        const double nt = streaming ? timed([&] { roofline.run(true); }) : normal;
+        const double normal = timed([&] { run_roofline(false); });
+        const double nt = streaming ? timed([&] { run_roofline(true); }) : normal;
         if (rounds % 2 == 1) run_bcast();
         roof.seconds += nt < normal ? nt : normal;
         streaming_rounds += nt < normal ? 1 : 0;
@@ -223,6 +244,12 @@ int cmd_bench(int argc, char** argv) {
                 field("op").c_str(), dtype_name(o.dtype), field("rule").c_str(),
                 inputs_text.c_str(), format_shape(out_shape, false).c_str(),
                 field("kernel").c_str(), field("isa").c_str(), bytes);
+    if (threads > 1) {
+        size_t tasks = 1;
+        bcast_op_task_count(h.op, threads, &tasks);
+        std::printf("threads:   %zu (bcast_pool: %zu tasks per execute; the roofline loop on %zu "
+                    "threads)\n", threads, tasks, threads);
+    }
     std::printf("bcast:     %.1f ns/execute, %.2f GB/s (%llu executes)\n", lib_ns,
                 static_cast<double>(bytes) / lib_ns, static_cast<unsigned long long>(lib.runs));
     if (roofline.bytes() == 0) {

@@ -62,17 +62,22 @@ Roofline::Roofline(const CaseBuffers& buffers) : y_(buffers.output) {
 
 bool Roofline::streaming_available() { return roofline::streaming_available(); }
 
-void Roofline::run(bool streaming) const {
+void Roofline::run(bool streaming, size_t begin, size_t end) const {
+    const size_t n = end - begin;
     if (kind_ == Kind::WriteOnly) {
-        float* out = static_cast<float*>(y_);
-        if (streaming) return roofline::reference_write_streaming(out, n_);
-        return roofline::reference_write(out, n_);
+        float* out = static_cast<float*>(y_) + begin;
+        if (streaming) return roofline::reference_write_streaming(out, n);
+        return roofline::reference_write(out, n);
     }
     const bool add = kind_ == Kind::AddStreams;
+    const size_t skip = begin * lane_bytes_;
+    const auto* a = static_cast<const unsigned char*>(a_) + skip;
+    const auto* b = add ? static_cast<const unsigned char*>(b_) + skip : nullptr;
+    auto* y = static_cast<unsigned char*>(y_) + skip;
     switch (lane_bytes_) {
-        case 4: return run_typed<float>(add, a_, b_, y_, n_, streaming);
-        case 2: return run_typed<std::uint16_t>(add, a_, b_, y_, n_, streaming);
-        default: return run_typed<std::int8_t>(add, a_, b_, y_, n_, streaming);
+        case 4: return run_typed<float>(add, a, b, y, n, streaming);
+        case 2: return run_typed<std::uint16_t>(add, a, b, y, n, streaming);
+        default: return run_typed<std::int8_t>(add, a, b, y, n, streaming);
     }
 }
 

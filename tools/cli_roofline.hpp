@@ -29,7 +29,11 @@ public:
     explicit Roofline(const CaseBuffers& buffers);
 
     // One pass, with normal or (when streaming_available()) non-temporal stores.
-    void run(bool streaming) const;
+    void run(bool streaming) const { run(streaming, 0, n_); }
+    // Lanes [begin, end) of a pass: a thread's share (roofline/thread_team.hpp).
+    void run(bool streaming, size_t begin, size_t end) const;
+    size_t lanes() const { return n_; }
+    size_t lane_bytes() const { return lane_bytes_; }
     static bool streaming_available();
 
     size_t bytes() const { return bytes_; }  // read + written per pass

@@ -1,6 +1,6 @@
 #include "thread_team.hpp"
 
-namespace bench {
+namespace roofline {
 
 ThreadTeam::ThreadTeam(int threads) {
     for (int t = 1; t < threads; ++t) workers_.emplace_back([this, t] { work(t); });
@@ -59,4 +59,4 @@ void share_range(std::size_t count, std::size_t elem_size, int i, int n, std::si
     end = cut(i + 1);
 }
 
-}  // namespace bench
+}  // namespace roofline

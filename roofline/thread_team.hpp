@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-namespace bench {
+namespace roofline {
 
 class ThreadTeam {
 public:
@@ -42,4 +42,4 @@ private:
 void share_range(std::size_t count, std::size_t elem_size, int i, int n, std::size_t& begin,
                  std::size_t& end);
 
-}  // namespace bench
+}  // namespace roofline
