@@ -40,6 +40,9 @@ std::vector<Case> benchmark_cases() {
     cases.push_back(numpy_case(f32, {8, 112, 112, 64}, {64}, R::ScalarStream));
     // Per-channel b over 7x7 planes (cache-resident): reads a, writes y.
     cases.push_back(numpy_case(f32, {1, 512, 7, 7}, {1, 512, 1, 1}, R::ScalarStream));
+    // A few MiB, cache-resident: where a second thread pays the most.
+    cases.push_back(numpy_case(f32, {256 * K}, {256 * K}, R::AddStreams));
+    cases.push_back(numpy_case(f32, {1, 256, 56, 56}, {1, 256, 1, 1}, R::ScalarStream));
     // Row broadcast (16 KiB row in L1): reads a, writes y.
     cases.push_back(numpy_case(f32, {4096, 4096}, {4096}, R::ScalarStream));
     // Column broadcast (one b per row): reads a, writes y.

@@ -1,11 +1,12 @@
-# ctest "bench: smoke": bcast_bench --smoke must succeed (every output checked
-# against its oracle) and print a table row for every case of --list at every
-# offset layout (aligned, +4, +16, mixed), plus both fixed-cost lines.
+# ctest "bench: smoke": bcast_bench --smoke --threads 1,2 must succeed (every
+# output checked against its oracle, the pool's too) and print a table row for
+# every case of --list at every offset layout (aligned, +4, +16, mixed) and
+# thread count, plus the fixed-cost lines.
 execute_process(COMMAND ${BENCH} --list OUTPUT_VARIABLE list RESULT_VARIABLE list_status)
 if(NOT list_status EQUAL 0 OR list STREQUAL "")
   message(FATAL_ERROR "bcast_bench --list failed (${list_status})")
 endif()
-execute_process(COMMAND ${BENCH} --smoke OUTPUT_VARIABLE table RESULT_VARIABLE status
+execute_process(COMMAND ${BENCH} --smoke --threads 1,2 OUTPUT_VARIABLE table RESULT_VARIABLE status
                 ERROR_VARIABLE errors)
 message("${table}${errors}")
 if(NOT status EQUAL 0)
@@ -22,14 +23,17 @@ foreach(line IN LISTS lines)
   list(GET fields 0 label)
   list(GET fields 1 dtype)
   foreach(offset "+0" "+4" "+16" "a+0 b+4 y+16")
-    string(FIND "${table}" "| ${label} | ${dtype} | ${offset} |" at)
-    if(at EQUAL -1)
-      message(FATAL_ERROR "no row for case ${label} ${dtype} at offset ${offset}")
-    endif()
-    math(EXPR count "${count} + 1")
+    foreach(threads 1 2)
+      string(FIND "${table}" "| ${label} | ${dtype} | ${offset} | ${threads} |" at)
+      if(at EQUAL -1)
+        message(FATAL_ERROR "no row for case ${label} ${dtype} at offset ${offset} on ${threads} threads")
+      endif()
+      math(EXPR count "${count} + 1")
+    endforeach()
   endforeach()
 endforeach()
-foreach(fixed "| execute (16)+(16) f32 |" "| plan (8,64,112,112)+(1,64,1,1) f32 |")
+foreach(fixed "| execute (16)+(16) f32 |" "| execute (16)+(16) f32 on a pool of 2 |"
+              "| plan (8,64,112,112)+(1,64,1,1) f32 |")
   string(FIND "${table}" "${fixed}" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "no line '${fixed}'")
