@@ -130,7 +130,15 @@ CaseResult run_case(const Case& c, const OffsetLayout& layout,
     // Variants: normal-store reference, streaming reference, then one per cap.
     const bool streaming = roofline::streaming_available();
     const std::size_t first_plan = streaming ? 2 : 1;
-    roofline::ThreadTeam* team = parallel.threads > 1 ? parallel.team : nullptr;
+    // The reference runs on as many threads as bcast splits the op into: on
+    // one when bcast runs it on the caller alone (a small op), so that the
+    // ratio never compares bcast with a split too small to pay.
+    std::size_t tasks = 1;
+    if (parallel.threads > 1 && !plans.empty()) {
+        bcast_op_task_count(plans[0].handle(), static_cast<std::size_t>(parallel.threads), &tasks);
+    }
+    result.tasks = static_cast<int>(tasks);
+    roofline::ThreadTeam* team = tasks > 1 ? parallel.team : nullptr;
     std::vector<Batch> variants{make_reference(c, ops, false, team)};
     if (streaming) variants.push_back(make_reference(c, ops, true, team));
     for (const PlannedOp& op : plans) {

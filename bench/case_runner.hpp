@@ -39,7 +39,9 @@ struct Parallel {
 struct CaseResult {
     Case c;             // as run (shrunk in smoke mode); c.label names the full case
     OffsetLayout layout;  // where a, b and the output start
-    int threads = 1;    // bcast and the reference alike
+    int threads = 1;    // bcast's pool
+    int tasks = 1;      // what bcast splits the op into there (bcast_op_task_count), and
+                        // how many threads the reference runs on
     double speedup = std::nan("");  // 1-thread min time / this min time (main fills it)
     double bytes = 0;   // read + written, each operand once
     const char* where = "";  // cache level holding the working set

@@ -31,6 +31,8 @@ public:
         return pool ? bcast_op_execute_pool(op_, inputs, out, pool) : bcast_op_execute(op_, inputs, out);
     }
 
+    const bcast_op* handle() const { return op_; }
+
     // Fields of bcast_op_describe's JSON, e.g. "kernel" -> "periodic".
     std::string described(const char* key) const;
 

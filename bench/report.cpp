@@ -71,15 +71,16 @@ void print_header(std::FILE* out, const RunInfo& run) {
                       "(one number: all three); bcast and the reference run on the same buffers. "
                       "Layouts run:");
     for (const OffsetLayout& layout : run.layouts) std::fprintf(out, " `%s`", offset_label(layout).c_str());
-    std::fprintf(out, "\n- `threads` = bcast on a bcast_pool of that many threads; the reference is "
-                      "the same loop run by as many threads, each on its share of the output, so "
-                      "`x ref` compares with that many threads' roofline. `speed-up` = bcast's "
-                      "1-thread min time / this min time.\n\n");
+    std::fprintf(out, "\n- `threads` = bcast on a bcast_pool of that many threads (`tasks`: what it "
+                      "splits the op into, bcast_op_task_count); the reference is the same loop run "
+                      "by `tasks` threads, each on its share of the output, so `x ref` compares with "
+                      "that many threads' roofline. `speed-up` = bcast's 1-thread min time / this "
+                      "min time.\n\n");
 }
 
 void print_table_start(std::FILE* out, const RunInfo& run) {
-    std::string head = "| # | case | dtype | offset | threads | in | moved | reference | ref min | ref GB/s |";
-    std::string rule = "|---|---|---|---|---:|---|---:|---|---:|---:|";
+    std::string head = "| # | case | dtype | offset | threads | tasks | in | moved | reference | ref min | ref GB/s |";
+    std::string rule = "|---|---|---|---|---:|---:|---|---:|---|---:|---:|";
     for (const std::string& cap : run.caps) {
         const std::string name = cap_label(cap);
         head += " " + name + " kernel | min | median | GB/s | x ref |";
@@ -98,9 +99,9 @@ void print_table_start(std::FILE* out, const RunInfo& run) {
 }
 
 void print_case_row(std::FILE* out, std::size_t number, const CaseResult& r, bool speedup_column) {
-    std::fprintf(out, "| %zu | %s | %s | %s | %d | %s | %s |", number, r.c.label.c_str(),
-                 dtype_name(r.c.dtype), offset_label(r.layout).c_str(), r.threads, r.where,
-                 format_bytes(r.bytes).c_str());
+    std::fprintf(out, "| %zu | %s | %s | %s | %d | %d | %s | %s |", number, r.c.label.c_str(),
+                 dtype_name(r.c.dtype), offset_label(r.layout).c_str(), r.threads, r.tasks,
+                 r.where, format_bytes(r.bytes).c_str());
     if (!r.error.empty()) {
         std::fprintf(out, " ERROR: %s |\n", r.error.c_str());
         std::fflush(out);
@@ -158,6 +159,7 @@ bool write_json(const std::string& path, const RunInfo& run, const std::vector<C
           << ",\"dtype\":" << json_string(dtype_name(r.c.dtype)) << ",\"a\":[" << dims_csv(r.c.a)
           << "],\"b\":[" << dims_csv(r.c.b) << "],\"rule\":" << r.c.rule << ",\"axis\":" << r.c.axis
           << ",\"offsets\":" << json_string(r.layout.name) << ",\"threads\":" << r.threads
+          << ",\"tasks\":" << r.tasks
           << ",\"speedup\":" << json_number(r.speedup) << ",\"offset_bytes\":{\"a\":" << r.layout.a
           << ",\"b\":" << r.layout.b << ",\"out\":" << r.layout.out << "}"
           << ",\"bytes\":" << fmt("%.0f", r.bytes) << ",\"in\":" << json_string(r.where)

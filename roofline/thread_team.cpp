@@ -1,5 +1,7 @@
 #include "thread_team.hpp"
 
+#include <chrono>
+
 namespace roofline {
 
 ThreadTeam::ThreadTeam(int threads) {
@@ -15,10 +17,30 @@ ThreadTeam::~ThreadTeam() {
     for (std::thread& w : workers_) w.join();
 }
 
+namespace {
+
+// Spins until ready() or about `limit` has passed.
+template <class Ready>
+void spin_until(Ready ready, std::chrono::nanoseconds limit) {
+    const auto until = std::chrono::steady_clock::now() + limit;
+    while (!ready() && std::chrono::steady_clock::now() < until) {
+        for (int i = 0; i < 64; ++i) {
+#if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+#endif
+        }
+    }
+}
+
+}  // namespace
+
 void ThreadTeam::work(int index) {
     unsigned long seen = 0;
-    std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
+        spin_until([&] { return generation_.load(std::memory_order_acquire) != seen ||
+                                stop_.load(std::memory_order_relaxed); },
+                   kSpin);
+        std::unique_lock<std::mutex> lock(mutex_);
         wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
         if (stop_) return;
         seen = generation_;
@@ -43,6 +65,7 @@ void ThreadTeam::run(const std::function<void(int share, int shares)>& share) {
     }
     wake_.notify_all();
     share(0, threads());
+    spin_until([&] { return running_.load(std::memory_order_acquire) == 0; }, kSpin);
     std::unique_lock<std::mutex> lock(mutex_);
     done_.wait(lock, [&] { return running_ == 0; });
 }

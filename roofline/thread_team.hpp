@@ -1,9 +1,11 @@
 // The multi-thread roofline's threads: `threads - 1` workers and the caller,
-// each running its share of a reference loop. Workers sleep on a condition
-// variable between runs, as bcast's pool does, so the reference pays the same
-// kind of wake-up and the ratio compares the work, not the waiting.
+// each running its share of a reference loop. Between runs workers spin for
+// a while, then sleep on a condition variable, as bcast's pool does, so the
+// reference pays the same kind of wake-up and the ratio compares the work.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <functional>
@@ -28,12 +30,14 @@ public:
 private:
     void work(int index);
 
+    static constexpr std::chrono::nanoseconds kSpin{50000};  // as bcast's pool
+
     std::mutex mutex_;
     std::condition_variable wake_, done_;
     const std::function<void(int, int)>* job_ = nullptr;
-    unsigned long generation_ = 0;
-    int running_ = 0;
-    bool stop_ = false;
+    std::atomic<unsigned long> generation_{0};
+    std::atomic<int> running_{0};
+    std::atomic<bool> stop_{false};
     std::vector<std::thread> workers_;
 };
 

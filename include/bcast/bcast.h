@@ -425,7 +425,7 @@ BCAST_API bcast_status bcast_op_execute_task(const bcast_op* op, const void* con
 /* bcast's own thread pool, for callers without one. `threads` counts the
  * calling thread, which works too (0: the CPUs this process may run on, from
  * its affinity mask; at most 4096, else INVALID_ARGUMENT): threads - 1 are
- * started here and sleep between executes. SYSTEM if the system refuses a
+ * started here; between executes they spin for at most 50 us, then sleep. SYSTEM if the system refuses a
  * thread, OUT_OF_MEMORY; nothing is left running then. A forked child cannot
  * use its parent's pool (the threads stay in the parent): executes give
  * INVALID_STATE, and bcast_pool_destroy only forgets it (its memory is not

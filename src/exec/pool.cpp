@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <new>
 #include <string>
 #include <system_error>
@@ -87,10 +88,36 @@ void Pool::claim(const Job& job) {
     }
 }
 
+namespace {
+
+// Spins until ready() or about `limit` has passed; the answer of ready().
+template <class Ready>
+bool spin_until(Ready ready, std::chrono::nanoseconds limit) {
+    const auto until = std::chrono::steady_clock::now() + limit;
+    for (;;) {
+        for (int i = 0; i < 64; ++i) {
+            if (ready()) return true;
+#if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+#elif defined(__aarch64__)
+            asm volatile("yield");
+#endif
+        }
+        if (std::chrono::steady_clock::now() >= until) return ready();
+    }
+}
+
+}  // namespace
+
 void Pool::work() {
     uint64_t seen = 0;
-    std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
+        // Back-to-back runs find the worker awake: waking it from the
+        // condition variable costs more than a mid-sized task (tuning below).
+        spin_until([&] { return generation_.load(std::memory_order_acquire) != seen ||
+                                stop_.load(std::memory_order_relaxed); },
+                   kSpin);
+        std::unique_lock<std::mutex> lock(mutex_);
         wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
         if (stop_) return;
         seen = generation_;
@@ -115,12 +142,14 @@ void Pool::run(std::size_t count, TaskFn fn, void* context) {
             active_ = true;
             ++generation_;
         }
-        wake_.notify_all();
+        wake_.notify_all();  // no system call when every worker is spinning
     }
     claim(job);
     if (count > 1 && !workers_.empty()) {
-        // Every task is claimed; wait for the workers still running theirs,
-        // and close the run so that a late worker does not join it.
+        // Every task is claimed; wait for the workers still running theirs
+        // (spinning first, as they do), and close the run so that a late
+        // worker does not join it.
+        spin_until([&] { return busy_.load(std::memory_order_acquire) == 0; }, kSpin);
         std::unique_lock<std::mutex> lock(mutex_);
         idle_.wait(lock, [&] { return busy_ == 0; });
         active_ = false;
