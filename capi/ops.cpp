@@ -10,12 +10,7 @@
 namespace {
 
 using bcast::fail;
-
-template <class Op>
-Op* checked(Op* op) {
-    if (!op) fail(BCAST_ERROR_INVALID_ARGUMENT, "op is NULL");
-    return op;
-}
+using bcast::capi::checked;
 
 }  // namespace
 

@@ -6,11 +6,7 @@
 namespace {
 
 using bcast::fail;
-
-const bcast_op* checked(const bcast_op* op) {
-    if (!op) fail(BCAST_ERROR_INVALID_ARGUMENT, "op is NULL");
-    return op;
-}
+using bcast::capi::checked;
 
 }  // namespace
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <numeric>
 
 namespace bcast::exec {
 namespace {
@@ -37,22 +38,17 @@ uint64_t total_elems(const plan::Plan& p) {
     return total;
 }
 
-uint64_t gcd(uint64_t a, uint64_t b) {
-    while (b != 0) {
-        const uint64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
+// Output elements per cache line.
+uint64_t line_elems(const plan::Plan& p) {
+    return std::max<uint64_t>(1, kLineBytes / p.elem_size[p.num_inputs]);
 }
 
 // Range ends are multiples of this many elements (past the head): a line of
 // output, and whole periods of a periodic pattern.
 uint64_t grain(const plan::Plan& p) {
-    const uint64_t line = std::max<uint64_t>(1, kLineBytes / p.elem_size[p.num_inputs]);
+    const uint64_t line = line_elems(p);
     if (!is_periodic(p)) return line;
-    const auto period = static_cast<uint64_t>(p.period);
-    return line / gcd(line, period) * period;
+    return std::lcm(line, static_cast<uint64_t>(p.period));
 }
 
 // Whether the output's addresses follow the flat order one element apart.
@@ -74,7 +70,7 @@ bool output_is_contiguous(const plan::Plan& p) {
 uint64_t head_elems(const plan::Plan& p, const void* output, uint64_t grain_elems) {
     if (!output_is_contiguous(p)) return 0;
     const uint64_t es = p.elem_size[p.num_inputs];
-    const uint64_t line = std::max<uint64_t>(1, kLineBytes / es);
+    const uint64_t line = line_elems(p);
     const uint64_t misalign = reinterpret_cast<std::uintptr_t>(output) % kLineBytes;
     const uint64_t to_line = (kLineBytes - misalign) % kLineBytes / es;
     if (!is_periodic(p)) return to_line % grain_elems;
