@@ -7,6 +7,8 @@
 // ThreadSanitizer by tools/test.sh --tsan.
 #include <bcast/bcast.h>
 
+#include "kernel_test_data.hpp"  // mismatch: bytes of a dtype, any NaN matching any NaN
+
 #include <catch2/catch.hpp>
 
 #include <sched.h>
@@ -35,7 +37,8 @@
 namespace {
 
 using Dims = std::vector<int64_t>;
-using Bytes = std::vector<unsigned char>;
+using bcast_test::Bytes;
+using bcast_test::mismatch;
 
 struct OpHandle {
     bcast_op* p = nullptr;
@@ -75,6 +78,11 @@ Dims contiguous(const Dims& shape) {
         step *= std::max<int64_t>(shape[k], 1);
     }
     return st;
+}
+
+// Comparisons and logical ops write BOOL, every other op its input dtype.
+bcast_dtype output_dtype(bcast_opcode op, bcast_dtype dt) {
+    return op >= BCAST_OP_EQUAL && op <= BCAST_OP_LOGICAL_XOR ? BCAST_DTYPE_BOOL : dt;
 }
 
 struct Case {
@@ -129,8 +137,7 @@ struct Setup {
         int64_t shape[BCAST_MAX_RANK];
         REQUIRE(bcast_op_output_shape(op.p, BCAST_MAX_RANK, &rank, shape) == BCAST_OK);
         const Dims out_shape(shape, shape + rank);
-        const bool bool_out = c.op >= BCAST_OP_EQUAL && c.op <= BCAST_OP_LOGICAL_XOR;
-        const std::size_t out_es = bool_out ? 1 : es;  // comparisons and logical ops
+        const std::size_t out_es = bcast_dtype_size(output_dtype(c.op, c.dt));
         out = allocate(out_shape, c.out_strides.empty() ? contiguous(out_shape) : c.out_strides,
                        out_es);
         std::fill(out.buf.begin(), out.buf.end(), 0xA5);
@@ -210,41 +217,6 @@ Bytes run_pool(Setup& s, bcast_pool* pool) {
     return s.written();
 }
 
-// Whether the element of dtype dt at p is a NaN.
-bool is_nan(bcast_dtype dt, const unsigned char* p) {
-    uint64_t bits = 0;
-    std::memcpy(&bits, p, bcast_dtype_size(dt));  // little-endian
-    switch (dt) {
-        case BCAST_DTYPE_F32: return (bits & 0x7F800000u) == 0x7F800000u && (bits & 0x7FFFFFu);
-        case BCAST_DTYPE_F64:
-            return (bits & 0x7FF0000000000000u) == 0x7FF0000000000000u &&
-                   (bits & 0xFFFFFFFFFFFFFu);
-        case BCAST_DTYPE_F16: return (bits & 0x7C00u) == 0x7C00u && (bits & 0x3FFu);
-        case BCAST_DTYPE_BF16: return (bits & 0x7F80u) == 0x7F80u && (bits & 0x7Fu);
-        default: return false;
-    }
-}
-
-// "" when equal, else where the output first differs (Catch would print both
-// buffers whole). out_dt: the output's dtype; a NaN matches any NaN, since
-// which operand's payload a NaN result carries when both are NaN is up to the
-// compiler's operand order in each kernel (the header says so).
-std::string difference(const Bytes& got, const Bytes& want, bcast_dtype out_dt) {
-    if (got.size() != want.size()) return "sizes differ";
-    const std::size_t es = bcast_dtype_size(out_dt);
-    for (std::size_t i = 0; i + es <= got.size(); i += es) {
-        if (std::memcmp(&got[i], &want[i], es) == 0) continue;
-        if (is_nan(out_dt, &got[i]) && is_nan(out_dt, &want[i])) continue;
-        return "element at byte " + std::to_string(i) + " of " + std::to_string(got.size()) +
-               " differs";
-    }
-    return "";
-}
-
-bcast_dtype output_dtype(bcast_opcode op, bcast_dtype dt) {
-    return op >= BCAST_OP_EQUAL && op <= BCAST_OP_LOGICAL_XOR ? BCAST_DTYPE_BOOL : dt;
-}
-
 const bcast_dtype kAllDtypes[] = {
     BCAST_DTYPE_F32, BCAST_DTYPE_F64, BCAST_DTYPE_F16, BCAST_DTYPE_BF16, BCAST_DTYPE_I8,
     BCAST_DTYPE_U8,  BCAST_DTYPE_I16, BCAST_DTYPE_U16, BCAST_DTYPE_I32,  BCAST_DTYPE_U32,
@@ -277,8 +249,6 @@ std::vector<Case> kind_cases(bcast_opcode op, bcast_dtype dt) {
 std::vector<std::size_t> task_counts(std::size_t rows) {
     return {1, 2, 3, 7, 64, rows + 5};
 }
-
-bool writes_bool(bcast_opcode op) { return op >= BCAST_OP_EQUAL && op <= BCAST_OP_LOGICAL_XOR; }
 
 // Which output slots (buffer elements) `run` writes: run twice over two
 // different fillings, an element is written where both runs agree.
@@ -334,14 +304,14 @@ void check_ownership(Setup& s, const Case& c, std::size_t count) {
 
 void check_case(const Case& c, std::mt19937_64& rng) {
     // In place needs the output's element size: not for f32 < f32 -> BOOL.
-    if (c.in_place >= 0 && writes_bool(c.op) && c.dt != BCAST_DTYPE_BOOL) return;
+    if (c.in_place >= 0 && output_dtype(c.op, c.dt) != c.dt) return;
     INFO(c.name << " op " << c.op << " dtype " << c.dt);
     Setup s(c, rng);
     const Bytes want = run_execute(s);
     const std::size_t rows = c.in.empty() || c.in[0].empty() ? 1 : std::size_t(c.in[0][0]);
     for (std::size_t n : task_counts(rows)) {
         INFO(n << " tasks");
-        CHECK(difference(run_tasks_shuffled(s, n, rng), want, output_dtype(c.op, c.dt)) == "");
+        CHECK(mismatch(output_dtype(c.op, c.dt), run_tasks_shuffled(s, n, rng), want) == "");
     }
     if (c.in_place < 0) {
         s.reset();
@@ -403,7 +373,7 @@ TEST_CASE("tasks run on many threads at once write what execute writes", "[tasks
         const Bytes want = run_execute(s);
         for (std::size_t n : {std::size_t{2}, std::size_t{7}, std::size_t{64}}) {
             INFO(n << " tasks");
-            CHECK(difference(run_tasks_threaded(s, n, 4), want, BCAST_DTYPE_F32) == "");
+            CHECK(mismatch(BCAST_DTYPE_F32, run_tasks_threaded(s, n, 4), want) == "");
         }
     }
 }
@@ -463,6 +433,13 @@ TEST_CASE("a task outside its count is refused and writes nothing", "[tasks]") {
 
 // ------------------------------------------------------------------- the pool
 
+namespace {
+
+// (512,1031)+(1031) f32: about 6 MiB moved, so a pool of 2 or 3 splits it.
+const Case kSplitRows{"rows", BCAST_OP_ADD, BCAST_DTYPE_F32, {{512, 1031}, {1031}}};
+
+}  // namespace
+
 TEST_CASE("a pool executes every kernel kind as execute does", "[pool]") {
     std::mt19937_64 rng(6);
     for (std::size_t threads : {1, 2, 3}) {
@@ -474,7 +451,7 @@ TEST_CASE("a pool executes every kernel kind as execute does", "[pool]") {
             INFO(c.name << ", " << threads << " threads");
             Setup s(c, rng);
             const Bytes want = run_execute(s);
-            CHECK(difference(run_pool(s, pool.p), want, out_dt) == "");
+            CHECK(mismatch(out_dt, run_pool(s, pool.p), want) == "");
         }
     }
 }
@@ -483,14 +460,13 @@ TEST_CASE("a pool splits a large op and matches execute", "[pool]") {
     std::mt19937_64 rng(7);
     PoolHandle pool;
     REQUIRE(bcast_pool_create(3, &pool.p) == BCAST_OK);
-    // (512,1031)+(1031) f32: about 4 MiB moved, several tasks.
-    const bcast_dtype out_dt = BCAST_DTYPE_F32;
-    Setup s({"rows", BCAST_OP_ADD, out_dt, {{512, 1031}, {1031}}}, rng);
+    const bcast_dtype out_dt = kSplitRows.dt;
+    Setup s(kSplitRows, rng);
     std::size_t count = 0;
     REQUIRE(bcast_op_task_count(s.op.p, 3, &count) == BCAST_OK);
     CHECK(count == 3);
     const Bytes want = run_execute(s);
-    for (int round = 0; round < 20; ++round) CHECK(difference(run_pool(s, pool.p), want, out_dt) == "");
+    for (int round = 0; round < 20; ++round) CHECK(mismatch(out_dt, run_pool(s, pool.p), want) == "");
 }
 
 TEST_CASE("pools are created and destroyed in a loop", "[pool]") {
@@ -521,8 +497,7 @@ TEST_CASE("many threads share one pool, taking turns", "[pool]") {
     std::mt19937_64 rng(8);
     PoolHandle pool;
     REQUIRE(bcast_pool_create(2, &pool.p) == BCAST_OK);
-    const Case c{"rows", BCAST_OP_ADD, BCAST_DTYPE_F32, {{512, 1031}, {1031}}};
-    Setup reference(c, rng);
+    Setup reference(kSplitRows, rng);
     const Bytes want = run_execute(reference);
     const auto in = reference.input_ptrs();
     std::atomic<int> wrong{0};
@@ -534,7 +509,7 @@ TEST_CASE("many threads share one pool, taking turns", "[pool]") {
                 std::fill(out.begin(), out.end(), 0xA5);
                 if (bcast_op_execute_pool(reference.op.p, in.data(), out.data(), pool.p) !=
                         BCAST_OK ||
-                    !difference(out, want, BCAST_DTYPE_F32).empty()) {
+                    !mismatch(BCAST_DTYPE_F32, out, want).empty()) {
                     ++wrong;
                 }
             }
@@ -548,8 +523,8 @@ TEST_CASE("a pool keeps working after an op failed on it", "[pool]") {
     std::mt19937_64 rng(9);
     PoolHandle pool;
     REQUIRE(bcast_pool_create(2, &pool.p) == BCAST_OK);
-    const bcast_dtype out_dt = BCAST_DTYPE_F32;
-    Setup s({"rows", BCAST_OP_ADD, out_dt, {{512, 1031}, {1031}}}, rng);
+    const bcast_dtype out_dt = kSplitRows.dt;
+    Setup s(kSplitRows, rng);
     const Bytes want = run_execute(s);
     s.reset();
     CHECK(bcast_op_execute_pool(s.op.p, nullptr, s.output(), pool.p) ==
@@ -558,9 +533,9 @@ TEST_CASE("a pool keeps working after an op failed on it", "[pool]") {
     CHECK(bcast_op_execute_pool(s.op.p, misaligned, s.output(), pool.p) ==
           BCAST_ERROR_INVALID_ARGUMENT);
     CHECK(s.written() == s.out_pristine.buf);
-    CHECK(difference(run_pool(s, pool.p), want, out_dt) == "");
+    CHECK(mismatch(out_dt, run_pool(s, pool.p), want) == "");
     // A NULL pool is a plain execute.
-    CHECK(difference(run_pool(s, nullptr), want, out_dt) == "");
+    CHECK(mismatch(out_dt, run_pool(s, nullptr), want) == "");
 }
 
 #ifndef BCAST_TEST_TSAN  // ThreadSanitizer does not support threads after a fork
@@ -568,8 +543,8 @@ TEST_CASE("a forked child cannot use its parent's pool but can make its own", "[
     std::mt19937_64 rng(10);
     PoolHandle pool;
     REQUIRE(bcast_pool_create(2, &pool.p) == BCAST_OK);
-    const bcast_dtype out_dt = BCAST_DTYPE_F32;
-    Setup s({"rows", BCAST_OP_ADD, out_dt, {{512, 1031}, {1031}}}, rng);
+    const bcast_dtype out_dt = kSplitRows.dt;
+    Setup s(kSplitRows, rng);
     const Bytes want = run_execute(s);
     const pid_t child = fork();
     REQUIRE(child >= 0);
@@ -589,7 +564,7 @@ TEST_CASE("a forked child cannot use its parent's pool but can make its own", "[
         if (code == 0 && bcast_pool_create(2, &own) != BCAST_OK) code = 2;
         bcast_pool_destroy(pool.p);
         if (code == 0 && (bcast_op_execute_pool(s.op.p, in.data(), s.output(), own) != BCAST_OK ||
-                          !difference(s.written(), want, out_dt).empty())) {
+                          !mismatch(out_dt, s.written(), want).empty())) {
             code = 3;
         }
         bcast_pool_destroy(own);
@@ -599,6 +574,6 @@ TEST_CASE("a forked child cannot use its parent's pool but can make its own", "[
     REQUIRE(waitpid(child, &status, 0) == child);
     REQUIRE(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 0);
-    CHECK(difference(run_pool(s, pool.p), want, out_dt) == "");  // the parent's pool is unharmed
+    CHECK(mismatch(out_dt, run_pool(s, pool.p), want) == "");  // the parent's pool is unharmed
 }
 #endif
