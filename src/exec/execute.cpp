@@ -58,32 +58,32 @@ void check_in_address_space(std::uintptr_t addr, int64_t lo, int64_t hi, std::si
 
 }  // namespace
 
-void call_rows(const plan::Plan& p, char* const* ptr, std::size_t rows) noexcept {
+void call_rows(const plan::Plan& p, char* const* ptr, std::size_t rows, bool stream) noexcept {
     const plan::Loop& row = p.nest.loops[p.outer_loops];
     const auto n = static_cast<std::size_t>(p.inner_count);
     const kernels::OpKernels& k = p.kernels;
     const kernels::Binary2dFn fn =
         p.kind == InnerKind::VV ? k.vv2d : p.kind == InnerKind::VS ? k.vs2d : k.sv2d;
-    fn(rows, n, ptr[0], row.stride[0], ptr[1], row.stride[1], ptr[2], row.stride[2], p.stream);
+    fn(rows, n, ptr[0], row.stride[0], ptr[1], row.stride[1], ptr[2], row.stride[2], stream);
 }
 
-void call_run(const plan::Plan& p, char* const* ptr, std::size_t n) noexcept {
+void call_run(const plan::Plan& p, char* const* ptr, std::size_t n, bool stream) noexcept {
     const std::size_t out = p.num_inputs;
     const kernels::OpKernels& k = p.kernels;
     switch (p.kind) {
-        case InnerKind::VV: k.vv(n, ptr[0], ptr[1], ptr[out], p.stream); return;
-        case InnerKind::VS: k.vs(n, ptr[0], ptr[1], ptr[out], p.stream); return;
-        case InnerKind::SV: k.sv(n, ptr[0], ptr[1], ptr[out], p.stream); return;
+        case InnerKind::VV: k.vv(n, ptr[0], ptr[1], ptr[out], stream); return;
+        case InnerKind::VS: k.vs(n, ptr[0], ptr[1], ptr[out], stream); return;
+        case InnerKind::SV: k.sv(n, ptr[0], ptr[1], ptr[out], stream); return;
         case InnerKind::PeriodicY:
             k.periodic_y(n, static_cast<std::size_t>(p.period), ptr[0], ptr[1], ptr[out],
-                         p.stream);
+                         stream);
             return;
         case InnerKind::PeriodicX:
             k.periodic_x(n, static_cast<std::size_t>(p.period), ptr[0], ptr[1], ptr[out],
-                         p.stream);
+                         stream);
             return;
-        case InnerKind::Copy: k.copy(n, ptr[0], ptr[out], p.stream); return;
-        case InnerKind::Fill: k.fill(n, ptr[0], ptr[out], p.stream); return;
+        case InnerKind::Copy: k.copy(n, ptr[0], ptr[out], stream); return;
+        case InnerKind::Fill: k.fill(n, ptr[0], ptr[out], stream); return;
         case InnerKind::Strided: {
             const plan::Loop& inner = p.nest.loops[p.nest.num_loops - 1];
             std::ptrdiff_t strides[kMaxOperands];
@@ -100,8 +100,8 @@ namespace {
 
 // One whole call of the plan's inner kernel at ptr.
 void call_inner(const plan::Plan& p, char* const* ptr) {
-    if (p.rows > 0) call_rows(p, ptr, static_cast<std::size_t>(p.rows));
-    else call_run(p, ptr, static_cast<std::size_t>(p.inner_count));
+    if (p.rows > 0) call_rows(p, ptr, static_cast<std::size_t>(p.rows), p.stream);
+    else call_run(p, ptr, static_cast<std::size_t>(p.inner_count), p.stream);
 }
 
 }  // namespace

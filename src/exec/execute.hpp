@@ -20,9 +20,9 @@ void run(const plan::Plan& plan, const void* const* inputs, void* output) noexce
 // kernel operands' pointers (inputs in kernel order, then the output).
 // call_run: the inner kernel over n elements (for a rows plan, its 1-D
 // kernel over part of a row); call_rows: a rows plan's 2-D kernel over
-// `rows` rows of n = inner_count.
-void call_run(const plan::Plan& plan, char* const* ptr, std::size_t n) noexcept;
-void call_rows(const plan::Plan& plan, char* const* ptr, std::size_t rows) noexcept;
+// `rows` rows of n = inner_count. stream: the plan's stream or stream_split.
+void call_run(const plan::Plan& plan, char* const* ptr, std::size_t n, bool stream) noexcept;
+void call_rows(const plan::Plan& plan, char* const* ptr, std::size_t rows, bool stream) noexcept;
 
 // The kernel operands' pointers of the first call.
 void operand_pointers(const plan::Plan& plan, const void* const* inputs, void* output,

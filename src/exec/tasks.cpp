@@ -90,7 +90,7 @@ uint64_t boundary(uint64_t total, std::size_t k, std::size_t count, uint64_t hea
 }
 
 // Elements [off, off + len) of the kernel call at ptr.
-void call_part(const plan::Plan& p, char* const* ptr, uint64_t off, uint64_t len) {
+void call_part(const plan::Plan& p, char* const* ptr, uint64_t off, uint64_t len, bool stream) {
     const std::size_t out = p.num_inputs;
     const std::size_t inner = p.nest.num_loops - 1;
     char* q[kMaxOperands];
@@ -105,7 +105,7 @@ void call_part(const plan::Plan& p, char* const* ptr, uint64_t off, uint64_t len
             }
             q[o] = ptr[o] + static_cast<int64_t>(off) * step;
         }
-        call_run(p, q, len);
+        call_run(p, q, len, stream);
         return;
     }
     // A rows plan: a part of a row through the 1-D kernel, whole rows
@@ -122,27 +122,27 @@ void call_part(const plan::Plan& p, char* const* ptr, uint64_t off, uint64_t len
     if (col != 0) {
         const uint64_t m = std::min(n - col, left);
         at(r, col);
-        call_run(p, q, m);
+        call_run(p, q, m, stream);
         left -= m;
         ++r;
     }
     if (left >= n) {
         const uint64_t rows = left / n;
         at(r, 0);
-        call_rows(p, q, rows);
+        call_rows(p, q, rows, stream);
         r += rows;
         left -= rows * n;
     }
     if (left > 0) {
         at(r, 0);
-        call_run(p, q, left);
+        call_run(p, q, left, stream);
     }
 }
 
 // The flat range [begin, end): the odometer seeks the call holding begin,
 // then walks as run() does.
 void run_range(const plan::Plan& p, const void* const* inputs, void* output, uint64_t begin,
-               uint64_t end) {
+               uint64_t end, bool stream) {
     const std::size_t out = p.num_inputs;
     char* ptr[kMaxOperands];
     operand_pointers(p, inputs, output, ptr);
@@ -158,7 +158,7 @@ void run_range(const plan::Plan& p, const void* const* inputs, void* output, uin
     uint64_t off = begin % per_call, at = begin;
     for (;;) {
         const uint64_t len = std::min(per_call - off, end - at);
-        call_part(p, ptr, off, len);
+        call_part(p, ptr, off, len, stream);
         at += len;
         if (at >= end || !next_call(p, index, ptr)) return;
         off = 0;
@@ -206,7 +206,9 @@ void run_task(const plan::Plan& p, const void* const* inputs, void* output, std:
     const uint64_t head = head_elems(p, output, g);
     const uint64_t begin = boundary(total, task, count, head, g);
     const uint64_t end = boundary(total, task + 1, count, head, g);
-    if (begin < end) run_range(p, inputs, output, begin, end);
+    // Several tasks run side by side, as a rule: their stores decide
+    // streaming on the split threshold (stream_threshold.hpp).
+    if (begin < end) run_range(p, inputs, output, begin, end, count > 1 ? p.stream_split : p.stream);
 }
 
 }  // namespace bcast::exec

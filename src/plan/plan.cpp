@@ -301,6 +301,7 @@ Plan build_plan(const PlanRequest& rq, const rules::Resolution& res) {
         touched = bytes > UINT64_MAX - touched ? UINT64_MAX : touched + bytes;
     }
     p.stream = touched >= kernels::stream_threshold_bytes();
+    p.stream_split = touched >= kernels::split_stream_threshold_bytes();
     return p;
 }
 

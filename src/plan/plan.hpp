@@ -51,6 +51,9 @@ struct Plan {
     // Non-temporal stores for the whole op: the bytes it touches exceed
     // kernels::stream_threshold_bytes() (see kernels/kernel_table.hpp).
     bool stream = false;
+    // The same for the op run as more than one task
+    // (kernels::split_stream_threshold_bytes()).
+    bool stream_split = false;
     kernels::OpKernels kernels{};
     const char* isa = "";
 

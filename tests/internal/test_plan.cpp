@@ -284,3 +284,30 @@ TEST_CASE("non-temporal stores are decided once per op from the bytes it touches
     CHECK_FALSE(make_plan(BCAST_OP_ADD, {shape({1, 512, 7, 7}), shape({1, 512, 1, 1})}).stream);
     CHECK(make_plan(BCAST_OP_ADD, {shape({64, 1, 4096}), shape({1, 64, 1})}).stream);
 }
+
+// Split into tasks, an op streams only from a larger size (the cores' cached
+// stores meet in the shared cache), never from a smaller one.
+TEST_CASE("an op run as tasks streams from the split threshold", "[plan]") {
+    struct ThresholdGuard {
+        ~ThresholdGuard() { kernels::set_stream_threshold_bytes_for_testing(0); }
+    } restore;
+    const std::size_t one = kernels::stream_threshold_bytes();
+    const std::size_t split = kernels::split_stream_threshold_bytes();
+    CHECK(split >= one);
+    CHECK(split <= (std::size_t{32} << 20));  // the cap against misreported caches
+    // (n) + (n) f32 touches 12n bytes: just below and at each threshold.
+    for (const std::size_t bytes : {one, split}) {
+        const auto n = static_cast<int64_t>(bytes / 12 + 1);
+        const auto at = make_plan(BCAST_OP_ADD, {shape({n}), shape({n})});
+        CHECK(at.stream);
+        CHECK(at.stream_split == (12 * static_cast<std::size_t>(n) >= split));
+        const auto below = make_plan(BCAST_OP_ADD, {shape({n - 2}), shape({n - 2})});
+        CHECK(below.stream == (12 * static_cast<std::size_t>(n - 2) >= one));
+        CHECK_FALSE(below.stream_split);
+    }
+    // The testing override sets both.
+    kernels::set_stream_threshold_bytes_for_testing(1000);
+    const auto p = make_plan(BCAST_OP_ADD, {shape({250}), shape({})});
+    CHECK(p.stream);
+    CHECK(p.stream_split);
+}

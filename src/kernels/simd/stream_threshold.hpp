@@ -31,7 +31,17 @@ namespace bcast::kernels {
 
 std::size_t stream_threshold_bytes();
 
-// Tests only: any threshold (1: every call streams); 0 restores the default.
+// The same decision for an op run as several tasks at once (a pool): each
+// core's cached stores then hit the shared last-level cache in parallel,
+// while streaming stores share one path to memory that one core already
+// fills. So a split op streams only from half the last-level cache up (or
+// from stream_threshold_bytes(), if larger or if the LLC size is unknown;
+// at most from 32 MiB).
+// Measured with `bcast_nt_crossover --threads 2` (docs/parallel.md).
+std::size_t split_stream_threshold_bytes();
+
+// Tests only: any threshold for both (1: every call streams); 0 restores
+// the defaults.
 void set_stream_threshold_bytes_for_testing(std::size_t bytes);
 
 }  // namespace bcast::kernels
