@@ -5,6 +5,7 @@
 #include "exec/execute.hpp"
 #include "exec/tasks.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <new>
 #include <string>
@@ -100,6 +101,7 @@ template <class Planner>
 void Operator::replan(Planner&& planner) {
     try {
         plan_ = planner();
+        max_tasks_ = exec::task_count(*plan_, SIZE_MAX);
     } catch (const std::bad_alloc&) {
         throw;  // out of memory: the op stays exactly as it was
     } catch (...) {
@@ -162,9 +164,9 @@ void Operator::execute(const void* const* inputs, void* output) const {
 }
 
 std::size_t Operator::task_count(std::size_t max_tasks) const {
-    const plan::Plan& p = planned();
+    planned();  // refuses an op without a plan
     if (max_tasks == 0) fail(BCAST_ERROR_INVALID_ARGUMENT, "max_tasks is 0");
-    return exec::task_count(p, max_tasks);
+    return std::min(max_tasks_, max_tasks);  // = exec::task_count(plan, max_tasks)
 }
 
 void Operator::execute_task(const void* const* inputs, void* output, std::size_t task,
@@ -201,7 +203,7 @@ void Operator::execute_on(exec::Pool& pool, const void* const* inputs, void* out
              "the pool was created in another process (fork): create a pool in this one");
     }
     exec::check_buffers(p, inputs, output);
-    const std::size_t count = exec::task_count(p, pool.threads());
+    const std::size_t count = std::min(max_tasks_, pool.threads());
     if (count <= 1) {
         exec::run(p, inputs, output);
         return;

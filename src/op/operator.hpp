@@ -63,6 +63,9 @@ private:
     int64_t axis_ = -1;
     bcast_expand_mode expand_mode_ = BCAST_EXPAND_NUMPY;
     std::unique_ptr<plan::Plan> plan_;
+    // exec::task_count(*plan_, SIZE_MAX), worked out once per plan: a small
+    // op's pool execute then runs inline after one comparison.
+    std::size_t max_tasks_ = 1;
 };
 
 }  // namespace bcast
