@@ -13,24 +13,17 @@
 
 namespace bcast::exec {
 
-namespace {
+void Pool::count_fork() noexcept { forks_.fetch_add(1, std::memory_order_relaxed); }
 
-// Bumped in every forked child (pthread_atfork): a pool belongs to the
-// process whose count it was created under. Cheaper than getpid(), a system
-// call on every execute, and not fooled by a reused process id.
-std::atomic<unsigned long> forks{0};
-
-void count_fork() noexcept { forks.fetch_add(1, std::memory_order_relaxed); }
-
-unsigned long fork_generation() {
+// Registers the counter once, before the first pool takes its count; an
+// execute then only reads it.
+unsigned long Pool::fork_count_at_creation() {
     static const bool registered = pthread_atfork(nullptr, nullptr, &count_fork) == 0;
     (void)registered;
-    return forks.load(std::memory_order_relaxed);
+    return forks_.load(std::memory_order_relaxed);
 }
 
-}  // namespace
-
-Pool::Pool(std::size_t threads) : fork_generation_(fork_generation()) {
+Pool::Pool(std::size_t threads) : fork_generation_(fork_count_at_creation()) {
     if (threads < 1) fail(BCAST_ERROR_INVALID_ARGUMENT, "a pool needs at least one thread");
     if (threads > kMaxThreads) {
         fail(BCAST_ERROR_INVALID_ARGUMENT, "a pool of " + std::to_string(threads) +
@@ -67,7 +60,6 @@ Pool::~Pool() {
     for (std::thread& w : workers_) w.join();
 }
 
-bool Pool::owned_by_this_process() const { return fork_generation() == fork_generation_; }
 
 std::size_t Pool::available_cpus() {
     cpu_set_t set;

@@ -37,7 +37,9 @@ public:
     // workers and must not destroy it either: the copied mutex and
     // condition variables may be in any state, and the workers' pthread_t
     // values may already name the child's own threads. It leaks the copy.
-    bool owned_by_this_process() const;
+    bool owned_by_this_process() const {
+        return forks_.load(std::memory_order_relaxed) == fork_generation_;
+    }
 
     // fn(context, i) for every i in [0, count), on the workers and the
     // caller; returns when all have returned. Runs take turns.
@@ -55,6 +57,13 @@ private:
     };
     void work();
     static void claim(const Job& job);
+    static void count_fork() noexcept;
+    static unsigned long fork_count_at_creation();
+
+    // Bumped in every forked child (pthread_atfork): a pool belongs to the
+    // process whose count it was created under. Cheaper than getpid(), a
+    // system call on every execute, and not fooled by a reused process id.
+    static inline std::atomic<unsigned long> forks_{0};
 
     // How long a worker spins for the next run, and the caller for the
     // workers, before sleeping on a condition variable. A wake-up from one

@@ -72,6 +72,7 @@ void Operator::set_param(bcast_param param, int64_t value) {
             fail(BCAST_ERROR_INVALID_ARGUMENT, "unknown parameter " + std::to_string(param));
     }
     plan_.reset();
+    max_tasks_ = 1;
 }
 
 int64_t Operator::get_param(bcast_param param) const {
@@ -100,12 +101,14 @@ std::unique_ptr<plan::Plan> Operator::make_plan(std::size_t num_inputs, const Sh
 template <class Planner>
 void Operator::replan(Planner&& planner) {
     try {
-        plan_ = planner();
-        max_tasks_ = exec::task_count(*plan_, SIZE_MAX);
+        std::unique_ptr<plan::Plan> next = planner();
+        max_tasks_ = exec::task_count(*next, SIZE_MAX);
+        plan_ = std::move(next);
     } catch (const std::bad_alloc&) {
         throw;  // out of memory: the op stays exactly as it was
     } catch (...) {
         plan_.reset();  // refused: no stale plan for other shapes
+        max_tasks_ = 1;
         throw;
     }
 }
@@ -196,20 +199,16 @@ struct PoolRun {
 
 }  // namespace
 
-void Operator::execute_on(exec::Pool& pool, const void* const* inputs, void* output) const {
+void Operator::refuse_foreign_pool() {
+    fail(BCAST_ERROR_INVALID_STATE,
+         "the pool was created in another process (fork): create a pool in this one");
+}
+
+void Operator::execute_split(exec::Pool& pool, const void* const* inputs, void* output) const {
     const plan::Plan& p = planned();
-    if (!pool.owned_by_this_process()) {
-        fail(BCAST_ERROR_INVALID_STATE,
-             "the pool was created in another process (fork): create a pool in this one");
-    }
     exec::check_buffers(p, inputs, output);
-    const std::size_t count = std::min(max_tasks_, pool.threads());
-    if (count <= 1) {
-        exec::run(p, inputs, output);
-        return;
-    }
-    PoolRun run{&p, inputs, output, count};
-    pool.run(count, &PoolRun::task, &run);
+    PoolRun run{&p, inputs, output, std::min(max_tasks_, pool.threads())};
+    pool.run(run.count, &PoolRun::task, &run);
 }
 
 std::string Operator::describe() const {

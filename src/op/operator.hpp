@@ -32,7 +32,12 @@ public:
     std::size_t task_count(std::size_t max_tasks) const;
     void execute_task(const void* const* inputs, void* output, std::size_t task,
                       std::size_t count) const;
-    void execute_on(exec::Pool& pool, const void* const* inputs, void* output) const;
+    // Inline, so that a small op's pool execute costs what execute does.
+    void execute_on(exec::Pool& pool, const void* const* inputs, void* output) const {
+        if (!pool.owned_by_this_process()) refuse_foreign_pool();
+        if (max_tasks_ <= 1 || pool.threads() <= 1) return execute(inputs, output);
+        execute_split(pool, inputs, output);
+    }
     std::string describe() const;
 
 private:
@@ -56,6 +61,8 @@ private:
     // has none.
     template <class Planner>
     void replan(Planner&& planner);
+    [[noreturn]] static void refuse_foreign_pool();
+    void execute_split(exec::Pool& pool, const void* const* inputs, void* output) const;
 
     bcast_opcode opcode_;
     bcast_dtype dtype_;
@@ -63,8 +70,9 @@ private:
     int64_t axis_ = -1;
     bcast_expand_mode expand_mode_ = BCAST_EXPAND_NUMPY;
     std::unique_ptr<plan::Plan> plan_;
-    // exec::task_count(*plan_, SIZE_MAX), worked out once per plan: a small
-    // op's pool execute then runs inline after one comparison.
+    // exec::task_count(*plan_, SIZE_MAX), worked out once per plan (1 while
+    // there is none): a small op's pool execute then runs inline after one
+    // comparison.
     std::size_t max_tasks_ = 1;
 };
 
