@@ -223,14 +223,9 @@ int main(int argc, char** argv) {
         if (!options.filter.empty() && name.find(options.filter) == std::string::npos) continue;
         const bench::Case c = options.smoke ? bench::shrunk(full, kSmokeExtent) : full;
         for (const bench::OffsetLayout& layout : options.layouts) {
-            double one_thread_ns = 0;
             for (const bench::Parallel& parallel : parallels) {
                 results.push_back(bench::run_case(c, layout, run.caps, budget, run.machine, parallel));
                 bench::CaseResult& r = results.back();
-                if (r.error.empty() && !r.bcast.empty()) {
-                    if (parallel.threads == 1) one_thread_ns = r.bcast[0].stats.min_ns;
-                    else if (one_thread_ns > 0) r.speedup = one_thread_ns / r.bcast[0].stats.min_ns;
-                }
                 bench::print_case_row(stdout, results.size(), r, parallels.size() >= 2);
                 failed = failed || !r.error.empty();
             }

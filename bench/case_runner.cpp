@@ -149,6 +149,16 @@ CaseResult run_case(const Case& c, const OffsetLayout& layout,
         bcast_pool* pool = parallel.threads > 1 ? parallel.pool : nullptr;
         variants.push_back(repeated([=] { (void)p->execute(a, b, out, pool); }));
     }
+    // On a pool, the first cap's plain execute too, in the same rounds: the
+    // speed-up pairs them round by round, free of the drift between rows.
+    const std::size_t one_thread = variants.size();
+    if (parallel.threads > 1 && !plans.empty()) {
+        const PlannedOp* p = &plans[0];
+        const void* a = ops.a.data();
+        const void* b = ops.b.data();
+        void* out = ops.out.data();
+        variants.push_back(repeated([=] { (void)p->execute(a, b, out, nullptr); }));
+    }
     const Interleaved timed = run_interleaved(variants, budget);
     const std::vector<double>& normal = timed.per_call_ns[0];
     const std::vector<double> roofline =
@@ -164,6 +174,7 @@ CaseResult run_case(const Case& c, const OffsetLayout& layout,
         result.bcast[i].over_reference = median_ratio(timed.per_call_ns[first_plan + i], roofline);
     }
     if (caps.size() >= 2) result.second_over_first = timed.paired_ratio(first_plan + 1, first_plan);
+    if (variants.size() > one_thread) result.speedup = timed.paired_ratio(one_thread, first_plan);
     return result;
 }
 

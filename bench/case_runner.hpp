@@ -42,7 +42,9 @@ struct CaseResult {
     int threads = 1;    // bcast's pool
     int tasks = 1;      // what bcast splits the op into there (bcast_op_task_count), and
                         // how many threads the reference runs on
-    double speedup = std::nan("");  // 1-thread min time / this min time (main fills it)
+    // On a pool: the median over rounds of plain execute's time / the pool's,
+    // both timed in the same rounds (first cap).
+    double speedup = std::nan("");
     double bytes = 0;   // read + written, each operand once
     const char* where = "";  // cache level holding the working set
     // The roofline: per round the faster of the plain loop with normal stores

@@ -74,8 +74,9 @@ void print_header(std::FILE* out, const RunInfo& run) {
     std::fprintf(out, "\n- `threads` = bcast on a bcast_pool of that many threads (`tasks`: what it "
                       "splits the op into, bcast_op_task_count); the reference is the same loop run "
                       "by `tasks` threads, each on its share of the output, so `x ref` compares with "
-                      "that many threads' roofline. `speed-up` = bcast's 1-thread min time / this "
-                      "min time.\n\n");
+                      "that many threads' roofline. `speed-up` = bcast's plain execute time / its "
+                      "pool execute time, both timed in the same rounds (median of the per-round "
+                      "ratios).\n\n");
 }
 
 void print_table_start(std::FILE* out, const RunInfo& run) {

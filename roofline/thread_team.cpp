@@ -19,16 +19,22 @@ ThreadTeam::~ThreadTeam() {
 
 namespace {
 
-// Spins until ready() or about `limit` has passed.
+// Spins until ready() or about `limit` has passed, checking ready() after
+// every pause (a pause is about 65 cycles on Zen: checking every 64 of them
+// answered up to 1.3 us late, a fifth of a 768 KiB op on two threads).
 template <class Ready>
 void spin_until(Ready ready, std::chrono::nanoseconds limit) {
     const auto until = std::chrono::steady_clock::now() + limit;
-    while (!ready() && std::chrono::steady_clock::now() < until) {
+    for (;;) {
         for (int i = 0; i < 64; ++i) {
+            if (ready()) return;
 #if defined(__x86_64__) || defined(__i386__)
             __builtin_ia32_pause();
+#elif defined(__aarch64__)
+            asm volatile("yield");
 #endif
         }
+        if (std::chrono::steady_clock::now() >= until) return;
     }
 }
 
