@@ -106,31 +106,38 @@ void call_inner(const plan::Plan& p, char* const* ptr) {
 
 }  // namespace
 
-void check_buffers(const plan::Plan& p, const void* const* inputs, const void* output) {
-    if (p.kind == InnerKind::Empty) return;
+void check_buffers(const BufferLayout& b, const void* const* inputs, const void* output) {
+    if (b.empty) return;
     if (!output) fail(BCAST_ERROR_INVALID_ARGUMENT, "output pointer is NULL");
     if (!inputs) fail(BCAST_ERROR_INVALID_ARGUMENT, "inputs array is NULL");
-    const std::size_t out = p.num_inputs;
+    const std::size_t out = b.num_inputs;
     const auto out_addr = reinterpret_cast<std::uintptr_t>(output);
-    check_aligned(out_addr, p.elem_size[out], kOutput);
-    check_in_address_space(out_addr, p.lo_byte[out], p.hi_byte[out], kOutput);
-    for (std::size_t k = 0; k < p.num_inputs; ++k) {
-        const std::size_t user = p.input_order[k];
+    check_aligned(out_addr, b.elem_size[out], kOutput);
+    check_in_address_space(out_addr, b.lo_byte[out], b.hi_byte[out], kOutput);
+    for (std::size_t k = 0; k < b.num_inputs; ++k) {
+        const std::size_t user = b.input_order[k];
         if (!inputs[user]) {
             fail(BCAST_ERROR_INVALID_ARGUMENT, "input " + std::to_string(user) + " is NULL");
         }
         const auto in_addr = reinterpret_cast<std::uintptr_t>(inputs[user]);
-        check_aligned(in_addr, p.elem_size[k], user);
-        check_in_address_space(in_addr, p.lo_byte[k], p.hi_byte[k], user);
-        if (!ranges_overlap(in_addr, p.lo_byte[k], p.hi_byte[k], out_addr, p.lo_byte[out],
-                            p.hi_byte[out])) {
+        check_aligned(in_addr, b.elem_size[k], user);
+        check_in_address_space(in_addr, b.lo_byte[k], b.hi_byte[k], user);
+        if (!ranges_overlap(in_addr, b.lo_byte[k], b.hi_byte[k], out_addr, b.lo_byte[out],
+                            b.hi_byte[out])) {
             continue;
         }
-        if (in_addr == out_addr && p.same_layout_as_output[user]) continue;  // in place
+        if (in_addr == out_addr && b.same_layout_as_output[user]) continue;  // in place
         fail(BCAST_ERROR_INVALID_ARGUMENT,
              "output overlaps input " + std::to_string(user) +
                  " without the identical layout that in-place execution needs");
     }
+}
+
+void check_buffers(const plan::Plan& p, const void* const* inputs, const void* output) {
+    const BufferLayout layout{p.num_inputs,   p.kind == InnerKind::Empty, p.input_order.data(),
+                              p.elem_size.data(), p.lo_byte.data(),          p.hi_byte.data(),
+                              p.same_layout_as_output.data()};
+    check_buffers(layout, inputs, output);
 }
 
 void operand_pointers(const plan::Plan& p, const void* const* inputs, void* output,

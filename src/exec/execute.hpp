@@ -9,8 +9,24 @@
 
 namespace bcast::exec {
 
-// Refuses (INVALID_ARGUMENT) NULL pointers for a non-empty output, and any
-// overlap between the output and an input other than exact in-place use.
+// What the buffer check needs of a plan (or a fused plan): operand k < n
+// reads user input input_order[k]; operand n is the output. Per operand its
+// element size and the bytes [lo, hi) it touches from its pointer; per user
+// input whether every read of it has the output's layout.
+struct BufferLayout {
+    std::size_t num_inputs;
+    bool empty;  // nothing is read or written
+    const std::size_t* input_order;
+    const std::size_t* elem_size;
+    const int64_t* lo_byte;
+    const int64_t* hi_byte;
+    const bool* same_layout_as_output;
+};
+
+// Refuses (INVALID_ARGUMENT) NULL pointers for a non-empty output, pointers
+// not aligned to their element, strides that leave the address space, and
+// any overlap between the output and an input other than exact in-place use.
+void check_buffers(const BufferLayout& layout, const void* const* inputs, const void* output);
 void check_buffers(const plan::Plan& plan, const void* const* inputs, const void* output);
 
 // Runs the plan; buffers must have passed check_buffers.

@@ -1,33 +1,12 @@
 // bcast_op_describe's JSON: what a user needs to see why an op is fast or slow.
 #include "core/op_info.hpp"
+#include "plan/json.hpp"
 #include "plan/plan.hpp"
 
 #include <string>
 
 namespace bcast::plan {
 namespace {
-
-std::string json_list(const int64_t* values, std::size_t count) {
-    std::string s = "[";
-    for (std::size_t i = 0; i < count; ++i) {
-        if (i) s += ",";
-        s += std::to_string(values[i]);
-    }
-    return s + "]";
-}
-
-std::string quoted(const char* text) { return std::string("\"") + text + "\""; }
-
-std::string loops_json(const Plan& p) {
-    std::string s = "[";
-    for (std::size_t l = 0; l < p.nest.num_loops && !p.nest.empty; ++l) {
-        const Loop& loop = p.nest.loops[l];
-        if (l) s += ",";
-        s += "{\"extent\":" + std::to_string(loop.extent) +
-             ",\"strides\":" + json_list(loop.stride.data(), p.num_inputs + 1) + "}";
-    }
-    return s + "]";
-}
 
 std::string operands_json(const Plan& p) {
     std::string s = "[";
@@ -48,7 +27,7 @@ std::string kernel_op_json(const Plan& p) {
 std::string plan_fields(const Plan& p) {
     std::string s = ",\"planned\":true,\"isa\":" + quoted(p.isa) +
                     ",\"output_shape\":" + json_list(p.out.dims.data(), p.out.rank) +
-                    ",\"operands\":" + operands_json(p) + ",\"loops\":" + loops_json(p) +
+                    ",\"operands\":" + operands_json(p) + ",\"loops\":" + loops_json(p.nest, p.num_inputs + 1) +
                     ",\"kernel\":" + quoted(inner_kind_name(p.kind, p.num_inputs)) +
                     kernel_op_json(p) +
                     ",\"elements_per_call\":" + std::to_string(p.inner_count) +

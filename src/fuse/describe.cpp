@@ -1,0 +1,84 @@
+// bcast_expr_describe's JSON: the nodes as built, and once planned the fused
+// loop nest, what each kernel operand reads and how each step runs.
+#include "core/op_info.hpp"
+#include "fuse/fused_plan.hpp"
+#include "plan/json.hpp"
+
+#include <string>
+
+namespace bcast::fuse {
+namespace {
+
+using plan::json_list;
+using plan::quoted;
+
+std::string nodes_json(const Expression& e) {
+    std::string s = "[";
+    for (std::size_t k = 0; k < e.num_nodes(); ++k) {
+        const Node& n = e.node(k);
+        int64_t operands[kMaxInputs];
+        for (std::size_t j = 0; j < n.num_operands; ++j) operands[j] = static_cast<int64_t>(n.operands[j]);
+        if (k) s += ",";
+        s += "{\"value\":" + std::to_string(e.num_inputs() + k) + ",\"op\":" +
+             quoted(op_info(n.opcode)->name) + ",\"rule\":" + quoted(rule_name(n.rule)) +
+             ",\"axis\":" + std::to_string(n.axis) + ",\"operands\":" +
+             json_list(operands, n.num_operands) + ",\"dtype\":" + quoted(dtype_name(n.out_dtype)) + "}";
+    }
+    return s + "]";
+}
+
+std::string inputs_json(const Expression& e) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < e.num_inputs(); ++i) {
+        s += (i ? "," : "") + quoted(dtype_name(e.value_dtype(i)));
+    }
+    return s + "]";
+}
+
+// How a step's operand is named: "input2" (a read), "step1" (a result).
+std::string source_name(const FusedPlan& p, const Source& src) {
+    return src.leaf ? "input" + std::to_string(p.input_order[src.index])
+                    : "step" + std::to_string(src.index);
+}
+
+std::string steps_json(const FusedPlan& p) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < p.num_steps; ++i) {
+        const Step& step = p.steps[i];
+        s += i ? "," : "";
+        s += "{\"node\":" + std::to_string(step.node) + ",\"kernel_op\":" +
+             quoted(op_info(step.kernel_op)->name) + ",\"operands\":[";
+        for (std::size_t j = 0; j < step.num_operands; ++j) {
+            s += (j ? "," : "") + quoted(source_name(p, step.operands[j]).c_str());
+        }
+        s += std::string("],\"constant\":") + (step.scalar ? "true" : "false") + "}";
+    }
+    return s + "]";
+}
+
+std::string operands_json(const FusedPlan& p) {
+    std::string s = "[";
+    for (std::size_t l = 0; l < p.num_leaves; ++l) {
+        s += quoted(("input" + std::to_string(p.input_order[l])).c_str()) + ",";
+    }
+    return s + "\"output\"]";
+}
+
+}  // namespace
+
+std::string describe_json(const Expression& e, const FusedPlan* p) {
+    std::string s = "{\"dtype\":" + quoted(dtype_name(e.dtype())) + ",\"inputs\":" + inputs_json(e) +
+                    ",\"nodes\":" + nodes_json(e);
+    if (e.num_nodes() > 0) s += ",\"output\":" + std::to_string(e.output());
+    if (!p) return s + ",\"planned\":false}";
+    s += ",\"planned\":true,\"isa\":" + quoted(p->isa) +
+         ",\"output_shape\":" + json_list(p->out.dims.data(), p->out.rank) +
+         ",\"operands\":" + operands_json(*p) +
+         ",\"loops\":" + plan::loops_json(p->nest, p->num_leaves + 1) +
+         ",\"kernel\":\"fused\",\"elements_per_block\":" + std::to_string(p->block) +
+         ",\"scratch_slots\":" + std::to_string(p->num_slots) + ",\"steps\":" + steps_json(*p) +
+         ",\"streaming_stores\":" + (p->stream ? "true" : "false");
+    return s + "}";
+}
+
+}  // namespace bcast::fuse

@@ -1,0 +1,128 @@
+#include "fuse/expression.hpp"
+
+#include "core/error.hpp"
+#include "core/op_info.hpp"
+
+#include <string>
+
+namespace bcast::fuse {
+namespace {
+
+std::string node_name(std::size_t index, const OpInfo* info) {
+    return "node " + std::to_string(index) + (info ? std::string(" (") + info->name + ")" : "");
+}
+
+}  // namespace
+
+Expression::Expression(bcast_dtype dtype, std::size_t num_inputs) : dtype_(dtype) {
+    if (!valid_dtype(dtype)) fail(BCAST_ERROR_INVALID_ARGUMENT, "unknown dtype " + std::to_string(dtype));
+    if (num_inputs < 1 || num_inputs > kMaxInputs) {
+        fail(BCAST_ERROR_INVALID_ARGUMENT, "an expression takes 1 to " + std::to_string(kMaxInputs) +
+                                               " inputs, not " + std::to_string(num_inputs));
+    }
+    input_dtypes_.assign(num_inputs, dtype);
+    input_used_.assign(num_inputs, false);
+    nodes_.reserve(kMaxNodes);
+}
+
+void Expression::set_input_dtype(std::size_t input, bcast_dtype dtype) {
+    if (input >= num_inputs()) {
+        fail(BCAST_ERROR_INVALID_ARGUMENT, "input " + std::to_string(input) + ": the expression has " +
+                                               std::to_string(num_inputs()) + " inputs");
+    }
+    if (!valid_dtype(dtype)) fail(BCAST_ERROR_INVALID_ARGUMENT, "unknown dtype " + std::to_string(dtype));
+    if (input_used_[input]) {
+        fail(BCAST_ERROR_INVALID_STATE, "input " + std::to_string(input) +
+                                            " is already used by a node: set its dtype first");
+    }
+    input_dtypes_[input] = dtype;
+}
+
+bcast_dtype Expression::value_dtype(std::size_t value) const {
+    return value < num_inputs() ? input_dtypes_[value] : nodes_[value - num_inputs()].out_dtype;
+}
+
+std::size_t Expression::add_node(bcast_opcode opcode, bcast_rule rule, int64_t axis,
+                                 std::size_t num_operands, const std::size_t* operands) {
+    const std::size_t index = nodes_.size();
+    const OpInfo* info = op_info(opcode);
+    const std::string name = node_name(index, info);
+    if (!info) fail(BCAST_ERROR_INVALID_ARGUMENT, name + ": unknown opcode " + std::to_string(opcode));
+    if (index >= kMaxNodes) {
+        fail(BCAST_ERROR_UNSUPPORTED, name + ": an expression holds at most " +
+                                          std::to_string(kMaxNodes) + " nodes");
+    }
+    if (!rule_name(rule)) fail(BCAST_ERROR_INVALID_ARGUMENT, name + ": unknown rule " + std::to_string(rule));
+    if (axis < -1) {
+        fail(BCAST_ERROR_INVALID_ARGUMENT,
+             name + ": axis " + std::to_string(axis) + " is negative; only -1 (default) is allowed");
+    }
+    const auto n = static_cast<int64_t>(num_operands);
+    if (n < info->min_inputs || n > info->max_inputs) {
+        fail(BCAST_ERROR_UNSUPPORTED, name + " takes " + std::to_string(info->min_inputs) +
+                                          (info->min_inputs == info->max_inputs
+                                               ? ""
+                                               : " to " + std::to_string(info->max_inputs)) +
+                                          " operands, got " + std::to_string(num_operands));
+    }
+    if (!operands) fail(BCAST_ERROR_INVALID_ARGUMENT, name + ": operands is NULL");
+    for (std::size_t k = 0; k < num_operands; ++k) {
+        if (operands[k] >= num_values()) {
+            fail(BCAST_ERROR_INVALID_ARGUMENT,
+                 name + ": operand " + std::to_string(k) + " is value " + std::to_string(operands[k]) +
+                     ", but only values 0 to " + std::to_string(num_values() - 1) +
+                     " exist (the inputs, then the nodes added so far)");
+        }
+    }
+    // The op's dtype is its data operands' (SELECT: x and y; its condition
+    // must be BOOL), and every data operand must have it.
+    const bool select = opcode == BCAST_OP_SELECT;
+    const std::size_t first_data = select ? 1 : 0;
+    const bcast_dtype dtype = value_dtype(operands[first_data]);
+    if (select && value_dtype(operands[0]) != BCAST_DTYPE_BOOL) {
+        fail(BCAST_ERROR_INVALID_ARGUMENT, name + ": the condition (value " + std::to_string(operands[0]) +
+                                               ") is " + dtype_name(value_dtype(operands[0])) +
+                                               ", not bool");
+    }
+    for (std::size_t k = first_data; k < num_operands; ++k) {
+        if (value_dtype(operands[k]) != dtype) {
+            fail(BCAST_ERROR_INVALID_ARGUMENT,
+                 name + ": operand " + std::to_string(k) + " (value " + std::to_string(operands[k]) +
+                     ") is " + dtype_name(value_dtype(operands[k])) + " but operand " +
+                     std::to_string(first_data) + " is " + dtype_name(dtype));
+        }
+    }
+    if (!op_supports(opcode, dtype)) {
+        fail(BCAST_ERROR_UNSUPPORTED, name + " does not take dtype " + dtype_name(dtype));
+    }
+    Node node;
+    node.opcode = opcode;
+    node.rule = rule;
+    node.axis = axis;
+    node.num_operands = num_operands;
+    for (std::size_t k = 0; k < num_operands; ++k) node.operands[k] = operands[k];
+    node.dtype = dtype;
+    node.out_dtype = output_dtype(opcode, dtype);
+    nodes_.push_back(node);  // reserved: no allocation
+    for (std::size_t k = 0; k < num_operands; ++k) {
+        if (operands[k] < num_inputs()) input_used_[operands[k]] = true;
+    }
+    return num_inputs() + index;
+}
+
+void Expression::set_output(std::size_t value) {
+    if (value < num_inputs() || value >= num_values()) {
+        fail(BCAST_ERROR_INVALID_ARGUMENT,
+             "output: value " + std::to_string(value) + " is not a node (nodes are values " +
+                 std::to_string(num_inputs()) + " to " + std::to_string(num_values() - 1) + ")");
+    }
+    output_set_ = true;
+    output_ = value;
+}
+
+std::size_t Expression::output() const {
+    if (nodes_.empty()) fail(BCAST_ERROR_INVALID_STATE, "the expression has no nodes");
+    return output_set_ ? output_ : num_values() - 1;
+}
+
+}  // namespace bcast::fuse

@@ -1,0 +1,177 @@
+#include "fuse/fused_execute.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace bcast::fuse {
+namespace {
+
+using plan::kMaxOperands;
+
+// One operand of a step for the current block: where it starts and whether
+// it is one element for the whole block (a constant) or a run.
+struct Value {
+    const void* data = nullptr;
+    bool scalar = false;
+};
+
+class Block {
+public:
+    Block(const FusedPlan& p, unsigned char* scratch, bool stream)
+        : p_(p), scratch_(scratch), stream_(stream) {
+        const plan::Loop& inner = p.nest.loops[p.nest.num_loops - 1];
+        for (std::size_t o = 0; o <= p.num_leaves; ++o) stride_[o] = inner.stride[o];
+        single_ = inner.extent == 1;
+    }
+
+    // Elements [0, m) of the run whose operands start at ptr.
+    void run(char* const* ptr, std::size_t m) const {
+        Value leaf[kMaxInputs];
+        for (std::size_t l = 0; l < p_.num_leaves; ++l) {
+            if (p_.leaf_slot[l] == kNoSlot) {
+                leaf[l] = Value{ptr[l], !single_ && stride_[l] == 0};
+                continue;
+            }
+            void* slot = slot_at(p_.leaf_slot[l]);
+            const void* from = ptr[l];
+            const std::ptrdiff_t stride = stride_[l];
+            p_.leaf_gather[l](m, 1, &from, &stride, slot, 1);
+            leaf[l] = Value{slot, false};
+        }
+        Value result[kMaxSteps];
+        for (std::size_t s = 0; s < p_.num_steps; ++s) {
+            const Step& step = p_.steps[s];
+            Value in[kMaxInputs];
+            for (std::size_t j = 0; j < step.num_operands; ++j) {
+                const Source& src = step.operands[j];
+                in[j] = src.leaf ? leaf[src.index] : result[src.index];
+            }
+            const bool last = s + 1 == p_.num_steps;
+            if (step.scalar) {
+                void* slot = slot_at(step.slot);
+                strided(step, in, 1, slot, 1);
+                result[s] = Value{slot, true};
+                if (last) broadcast(slot, ptr[p_.num_leaves], m);
+            } else if (last) {
+                write(step, in, m, ptr[p_.num_leaves], stride_[p_.num_leaves], stream_);
+            } else {
+                void* slot = slot_at(step.slot);
+                write(step, in, m, slot, 1, false);
+                result[s] = Value{slot, false};
+            }
+        }
+    }
+
+private:
+    void* slot_at(std::size_t slot) const { return scratch_ + slot * p_.slot_bytes; }
+
+    // The op over m elements into out (element stride out_stride): the
+    // contiguous kernels where they fit, else the strided one.
+    static void write(const Step& step, const Value* in, std::size_t m, void* out,
+                      std::ptrdiff_t out_stride, bool stream) {
+        const kernels::OpKernels& k = step.kernels;
+        if (step.num_operands == 2 && out_stride == 1) {
+            const Value& x = in[0];
+            const Value& y = in[1];
+            if (!x.scalar && !y.scalar && k.vv) return k.vv(m, x.data, y.data, out, stream);
+            if (!x.scalar && y.scalar && k.vs) return k.vs(m, x.data, y.data, out, stream);
+            if (x.scalar && !y.scalar) {
+                if (k.sv) return k.sv(m, x.data, y.data, out, stream);
+                if (step.has_exchanged && step.exchanged.vs) {
+                    return step.exchanged.vs(m, y.data, x.data, out, stream);
+                }
+            }
+        }
+        if (step.num_operands == 1 && out_stride == 1) {
+            if (!in[0].scalar && k.copy) return k.copy(m, in[0].data, out, stream);
+            if (in[0].scalar && k.fill) return k.fill(m, in[0].data, out, stream);
+        }
+        strided(step, in, m, out, out_stride);
+    }
+
+    static void strided(const Step& step, const Value* in, std::size_t m, void* out,
+                        std::ptrdiff_t out_stride) {
+        const void* data[kMaxInputs];
+        std::ptrdiff_t strides[kMaxInputs];
+        for (std::size_t j = 0; j < step.num_operands; ++j) {
+            data[j] = in[j].data;
+            strides[j] = in[j].scalar ? 0 : 1;
+        }
+        step.kernels.strided(m, step.num_operands, data, strides, out, out_stride);
+    }
+
+    // A constant result over the block's m output elements.
+    void broadcast(const void* value, void* out, std::size_t m) const {
+        const std::ptrdiff_t zero = 0;
+        p_.copy_out.strided(m, 1, &value, &zero, out, stride_[p_.num_leaves]);
+    }
+
+    const FusedPlan& p_;
+    unsigned char* scratch_;
+    bool stream_;
+    bool single_ = false;
+    std::ptrdiff_t stride_[kMaxOperands] = {};
+};
+
+// One inner run of n elements: a short first block up to the output's next
+// cache line (when it is contiguous), then whole blocks, so that block
+// edges never split an output line between two kernel calls (a streamed
+// line written by two calls is slow).
+void run_line(const FusedPlan& p, const Block& block, char* const* ptr, std::size_t n) {
+    const std::size_t out = p.num_leaves;
+    const std::size_t inner = p.nest.num_loops - 1;
+    std::size_t first = 0;
+    if (p.nest.loops[inner].stride[out] == 1) {
+        const auto misaligned = reinterpret_cast<std::uintptr_t>(ptr[out]) % 64;
+        first = misaligned == 0 ? 0 : std::min(n, (64 - misaligned) / p.elem_size[out]);
+    }
+    char* at[kMaxOperands];
+    for (std::size_t done = 0; done < n;) {
+        const std::size_t m = done == 0 && first > 0 ? first : std::min(p.block, n - done);
+        for (std::size_t o = 0; o <= out; ++o) {
+            at[o] = ptr[o] + static_cast<int64_t>(done) * p.byte_stride[inner][o];
+        }
+        block.run(at, m);
+        done += m;
+    }
+}
+
+}  // namespace
+
+exec::BufferLayout buffer_layout(const FusedPlan& p) {
+    return exec::BufferLayout{p.num_leaves,      p.nest.empty,      p.input_order.data(),
+                              p.elem_size.data(), p.lo_byte.data(), p.hi_byte.data(),
+                              p.same_layout_as_output.data()};
+}
+
+void run(const FusedPlan& p, const void* const* inputs, void* output) noexcept {
+    if (p.nest.empty) return;
+    alignas(64) unsigned char scratch[kScratchBytes];
+    const Block block(p, scratch, p.stream);
+    const std::size_t out = p.num_leaves;
+    char* ptr[kMaxOperands];
+    for (std::size_t l = 0; l < out; ++l) {
+        ptr[l] = static_cast<char*>(const_cast<void*>(inputs[p.input_order[l]]));
+    }
+    ptr[out] = static_cast<char*>(output);
+    const std::size_t outer = p.nest.num_loops - 1;
+    const auto n = static_cast<std::size_t>(p.nest.loops[outer].extent);
+    int64_t index[kMaxRank] = {};
+    for (;;) {
+        run_line(p, block, ptr, n);
+        // The odometer over the outer loops, innermost fastest.
+        std::size_t d = outer;
+        for (; d-- > 0;) {
+            const int64_t extent = p.nest.loops[d].extent;
+            if (++index[d] < extent) {
+                for (std::size_t o = 0; o <= out; ++o) ptr[o] += p.byte_stride[d][o];
+                break;
+            }
+            index[d] = 0;
+            for (std::size_t o = 0; o <= out; ++o) ptr[o] -= p.byte_stride[d][o] * (extent - 1);
+        }
+        if (d == SIZE_MAX) return;
+    }
+}
+
+}  // namespace bcast::fuse

@@ -1,0 +1,20 @@
+// Runs a planned expression: the outer loops as a single op's executor walks
+// them, each inner run in blocks of plan.block elements. Per block every
+// step runs its op's kernel (vv, vs, sv, or the strided/n-ary one) on the
+// leaves in place (contiguous or constant) or gathered, and on earlier
+// steps' results in scratch slots on this thread's stack; the last step
+// writes the output, with the plan's streaming decision. No allocation.
+#pragma once
+
+#include "exec/execute.hpp"
+#include "fuse/fused_plan.hpp"
+
+namespace bcast::fuse {
+
+// The buffer check's view of the plan (exec::check_buffers).
+exec::BufferLayout buffer_layout(const FusedPlan& plan);
+
+// Runs the plan; buffers must have passed exec::check_buffers.
+void run(const FusedPlan& plan, const void* const* inputs, void* output) noexcept;
+
+}  // namespace bcast::fuse

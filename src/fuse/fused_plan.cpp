@@ -1,0 +1,268 @@
+#include "fuse/fused_plan.hpp"
+
+#include "core/checked.hpp"
+#include "core/error.hpp"
+#include "core/op_info.hpp"
+#include "kernels/dispatch.hpp"
+#include "kernels/simd/stream_threshold.hpp"
+#include "plan/layout.hpp"
+#include "rules/rules.hpp"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace bcast::fuse {
+namespace {
+
+using AxisMap = std::array<int, kMaxRank>;  // a value's axis -> final output axis, or -1
+
+std::string node_label(const Expression& e, std::size_t k) {
+    return "node " + std::to_string(k) + " (" + op_info(e.node(k).opcode)->name + ")";
+}
+
+// Every node's output shape and placements, as the node run alone would
+// resolve them (also nodes the output does not use: their refusals count).
+struct Shapes {
+    std::vector<Shape> value;               // inputs, then nodes
+    std::vector<rules::Resolution> node;    // per node
+};
+
+Shapes resolve_nodes(const Expression& e, const Shape* inputs) {
+    Shapes s;
+    s.value.assign(inputs, inputs + e.num_inputs());
+    s.node.resize(e.num_nodes());
+    for (std::size_t k = 0; k < e.num_nodes(); ++k) {
+        const Node& n = e.node(k);
+        std::array<Shape, kMaxInputs> operands{};
+        for (std::size_t j = 0; j < n.num_operands; ++j) operands[j] = s.value[n.operands[j]];
+        try {
+            s.node[k] = rules::resolve(n.rule, n.axis, operands.data(), n.num_operands,
+                                       n.opcode == BCAST_OP_SELECT ? 1 : 0);
+            const int64_t count = element_count(s.node[k].out);
+            checked_mul(count, static_cast<int64_t>(dtype_size(n.out_dtype)), "output byte size");
+        } catch (const Error& err) {
+            fail(err.status(), node_label(e, k) + ": " + err.what());
+        }
+        s.value.push_back(s.node[k].out);
+    }
+    return s;
+}
+
+// Builds leaves and steps from the output node down, composing placements.
+class Composer {
+public:
+    Composer(const Expression& e, const Shapes& shapes, const int64_t* const* strides, bool lay_out,
+             FusedPlan& p, plan::AlignedStrides& aligned)
+        : e_(e), shapes_(shapes), strides_(strides), lay_out_(lay_out), p_(p), aligned_(aligned) {}
+
+    Source place(std::size_t value, AxisMap map) {
+        const Shape& shape = shapes_.value[value];
+        for (std::size_t i = 0; i < kMaxRank; ++i) {
+            if (i >= shape.rank || shape[i] == 1) map[i] = -1;  // broadcast: no axis
+        }
+        for (const Placed& seen : placed_) {
+            if (seen.value == value && seen.map == map) return seen.source;
+        }
+        const Source source = value < e_.num_inputs() ? add_leaf(value, map) : add_step(value, map);
+        placed_.push_back({value, map, source});
+        return source;
+    }
+
+private:
+    struct Placed {
+        std::size_t value;
+        AxisMap map;
+        Source source;
+    };
+
+    Source add_leaf(std::size_t input, const AxisMap& map) {
+        const std::size_t l = p_.num_leaves;
+        if (l >= kMaxInputs) {
+            fail(BCAST_ERROR_UNSUPPORTED, "the expression reads its inputs along more than " +
+                                              std::to_string(kMaxInputs) +
+                                              " different placements");
+        }
+        rules::Placement placement;
+        placement.out_axis = map;
+        if (lay_out_) {
+            plan::align_input(shapes_.value[input], strides_ ? strides_[input] : nullptr, placement,
+                              p_.out, l, aligned_);
+        }
+        p_.input_order[l] = input;
+        p_.leaf_dtype[l] = e_.value_dtype(input);
+        p_.elem_size[l] = dtype_size(e_.value_dtype(input));
+        p_.leaf_gather[l] = kernels::select_kernels(BCAST_OP_COPY, e_.value_dtype(input)).kernels.strided;
+        ++p_.num_leaves;
+        return Source{true, l};
+    }
+
+    Source add_step(std::size_t value, const AxisMap& map) {
+        const std::size_t k = value - e_.num_inputs();
+        const Node& n = e_.node(k);
+        const OpInfo* info = op_info(n.opcode);
+        Step step;
+        step.node = k;
+        step.dtype = n.dtype;
+        step.out_size = dtype_size(n.out_dtype);
+        step.num_operands = n.num_operands;
+        for (std::size_t j = 0; j < n.num_operands; ++j) {
+            const rules::Placement& into_node = shapes_.node[k].inputs[j];
+            AxisMap operand_map{};
+            operand_map.fill(-1);
+            for (std::size_t i = 0; i < shapes_.value[n.operands[j]].rank; ++i) {
+                const int axis = into_node.out_axis[i];
+                operand_map[i] = axis >= 0 ? map[static_cast<std::size_t>(axis)] : -1;
+            }
+            step.operands[j] = place(n.operands[j], operand_map);
+        }
+        if (info->swapped) std::swap(step.operands[0], step.operands[1]);
+        step.kernel_op = info->base;
+        const kernels::Selection sel = kernels::select_kernels(step.kernel_op, n.dtype);
+        if (!sel.kernels.strided) {
+            fail(BCAST_ERROR_UNSUPPORTED, node_label(e_, k) + " has no kernel for " + dtype_name(n.dtype));
+        }
+        step.kernels = sel.kernels;
+        p_.isa = sel.isa;
+        const int exchanged = exchanged_op(step.kernel_op, n.dtype);
+        if (n.num_operands == 2 && exchanged >= 0) {
+            step.has_exchanged = true;
+            step.exchanged = kernels::select_kernels(exchanged, n.dtype).kernels;
+        }
+        if (p_.num_steps >= kMaxSteps) {
+            fail(BCAST_ERROR_UNSUPPORTED, "the expression evaluates its nodes along more than " +
+                                              std::to_string(kMaxSteps) + " different placements");
+        }
+        p_.steps[p_.num_steps] = step;
+        return Source{false, p_.num_steps++};
+    }
+
+    const Expression& e_;
+    const Shapes& shapes_;
+    const int64_t* const* strides_;
+    bool lay_out_;
+    FusedPlan& p_;
+    plan::AlignedStrides& aligned_;
+    std::vector<Placed> placed_;
+};
+
+// Which operands are constant along the inner loop, and scratch slots: a
+// gathered leaf keeps one for the block, a step's result one until its last
+// use (the last step writes the output, but a constant one needs a slot to
+// broadcast from).
+void assign_slots(FusedPlan& p) {
+    const plan::Loop& inner = p.nest.loops[p.nest.num_loops - 1];
+    const bool single = inner.extent == 1;
+    std::vector<bool> leaf_scalar(p.num_leaves);
+    std::size_t slots = 0;
+    for (std::size_t l = 0; l < p.num_leaves; ++l) {
+        const int64_t stride = inner.stride[l];
+        leaf_scalar[l] = !single && stride == 0;
+        p.leaf_slot[l] = single || stride == 0 || stride == 1 ? kNoSlot : slots++;
+    }
+    std::vector<std::size_t> last_use(p.num_steps, 0);
+    for (std::size_t s = 0; s < p.num_steps; ++s) {
+        Step& step = p.steps[s];
+        step.scalar = true;
+        for (std::size_t j = 0; j < step.num_operands; ++j) {
+            const Source& src = step.operands[j];
+            step.scalar = step.scalar && (src.leaf ? leaf_scalar[src.index] : p.steps[src.index].scalar);
+            if (!src.leaf) last_use[src.index] = s;
+        }
+    }
+    std::vector<std::size_t> free_slots;
+    for (std::size_t s = 0; s < p.num_steps; ++s) {
+        Step& step = p.steps[s];
+        const bool last = s + 1 == p.num_steps;
+        if (!last || step.scalar) {
+            if (free_slots.empty()) {
+                step.slot = slots++;
+            } else {
+                step.slot = free_slots.back();
+                free_slots.pop_back();
+            }
+        }
+        // Operands whose last use this was give their slots back after it
+        // (a kernel may not write over an operand of another size).
+        for (std::size_t j = 0; j < step.num_operands; ++j) {
+            const Source& src = step.operands[j];
+            if (!src.leaf && last_use[src.index] == s && p.steps[src.index].slot != kNoSlot &&
+                std::find(free_slots.begin(), free_slots.end(), p.steps[src.index].slot) ==
+                    free_slots.end()) {
+                free_slots.push_back(p.steps[src.index].slot);
+            }
+        }
+    }
+    p.num_slots = slots;
+    std::size_t widest = p.elem_size[p.num_leaves];
+    for (std::size_t l = 0; l < p.num_leaves; ++l) widest = std::max(widest, p.elem_size[l]);
+    for (std::size_t s = 0; s < p.num_steps; ++s) widest = std::max(widest, p.steps[s].out_size);
+    std::size_t block = kMaxBlock;
+    if (slots > 0) block = std::min(block, kScratchBytes / slots / widest / 64 * 64);
+    p.block = std::max<std::size_t>(block, 64);
+    p.slot_bytes = (p.block * widest + 63) / 64 * 64;
+}
+
+}  // namespace
+
+FusedPlan plan_expression(const Expression& e, const Shape* inputs, const int64_t* const* strides,
+                          const int64_t* out_strides) {
+    const std::size_t root = e.output();
+    const Shapes shapes = resolve_nodes(e, inputs);
+    FusedPlan p;
+    p.out = shapes.value[root];
+    p.out_dtype = e.value_dtype(root);
+    const bool lay_out = element_count(p.out) > 0;
+
+    plan::AlignedStrides aligned;
+    Composer composer(e, shapes, strides, lay_out, p, aligned);
+    AxisMap identity{};
+    for (std::size_t i = 0; i < kMaxRank; ++i) identity[i] = static_cast<int>(i);
+    composer.place(root, identity);
+
+    const std::size_t out = p.num_leaves;
+    p.elem_size[out] = dtype_size(p.out_dtype);
+    p.copy_out = kernels::select_kernels(BCAST_OP_COPY, p.out_dtype).kernels;
+    aligned.num_operands = out + 1;
+    if (!lay_out) {
+        p.nest.num_operands = out + 1;
+        p.nest.empty = true;
+        return p;
+    }
+    plan::align_output(p.out, out_strides, out, aligned);
+    for (std::size_t o = 0; o <= out; ++o) {
+        plan::byte_range(p.out, aligned, o, p.elem_size[o], p.lo_byte[o], p.hi_byte[o]);
+    }
+    plan::check_output_does_not_self_overlap(p.out, aligned, out);
+    // In place only where every read of the input has the output's layout.
+    std::array<bool, kMaxInputs> read{};
+    p.same_layout_as_output.fill(true);
+    for (std::size_t l = 0; l < out; ++l) {
+        const std::size_t user = p.input_order[l];
+        read[user] = true;
+        p.same_layout_as_output[user] = p.same_layout_as_output[user] &&
+                                        p.elem_size[l] == p.elem_size[out] &&
+                                        plan::same_layout(p.out, aligned, l, out);
+    }
+    for (std::size_t i = 0; i < kMaxInputs; ++i) p.same_layout_as_output[i] &= read[i];
+
+    p.nest = plan::coalesce(p.out, aligned);
+    for (std::size_t l = 0; l < p.nest.num_loops; ++l) {
+        for (std::size_t o = 0; o <= out; ++o) {
+            p.byte_stride[l][o] = checked_mul(p.nest.loops[l].stride[o],
+                                              static_cast<int64_t>(p.elem_size[o]), "byte stride");
+        }
+    }
+    assign_slots(p);
+
+    uint64_t touched = 0;  // as a single op's plan counts it
+    for (std::size_t o = 0; o <= out; ++o) {
+        const uint64_t bytes = static_cast<uint64_t>(p.hi_byte[o]) - static_cast<uint64_t>(p.lo_byte[o]);
+        touched = bytes > UINT64_MAX - touched ? UINT64_MAX : touched + bytes;
+    }
+    p.stream = touched >= kernels::stream_threshold_bytes();
+    p.stream_split = touched >= kernels::split_stream_threshold_bytes();
+    return p;
+}
+
+}  // namespace bcast::fuse

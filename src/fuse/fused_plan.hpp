@@ -1,0 +1,97 @@
+// A planned expression: the output shape, one coalesced loop nest over every
+// input read and the output, and the steps that evaluate the chain block by
+// block (fused_execute.hpp).
+//
+// Planning composes each node's placement (its rule and axis) through the
+// chain, so every read of an input lands on the final output's axes; the
+// shapes and refusals are those of the nodes run one by one. A value reached
+// along two different placements is read (input) or evaluated (node) once
+// per placement: a "leaf" is one placed read of an input, a "step" one placed
+// evaluation of a node. Each step runs the ordinary kernels of its op and
+// dtype, so intermediates are rounded to their dtype after every node, as
+// the unfused ops round them.
+#pragma once
+
+#include "core/shape.hpp"
+#include "fuse/expression.hpp"
+#include "kernels/kernel_table.hpp"
+#include "plan/loop_nest.hpp"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace bcast::fuse {
+
+// Placed evaluations after composition (a node used along two placements
+// counts twice); scratch slots that one block needs.
+constexpr std::size_t kMaxSteps = 2 * kMaxNodes;
+// Scratch for one block of every slot, on the executing thread's stack.
+constexpr std::size_t kScratchBytes = 32 * 1024;
+// Elements per block, at most (numexpr uses 1024; the block must keep every
+// live intermediate in L1 with the operands' lines).
+constexpr std::size_t kMaxBlock = 1024;
+
+constexpr std::size_t kNoSlot = SIZE_MAX;
+
+// Where a step's operand comes from.
+struct Source {
+    bool leaf = true;       // a leaf (input read), else an earlier step's result
+    std::size_t index = 0;  // leaf or step index
+};
+
+struct Step {
+    std::size_t node = 0;              // the expression's node
+    bcast_opcode kernel_op = 0;        // reversed ops folded: RSUB runs SUB
+    bcast_dtype dtype = 0;             // the op's dtype
+    std::size_t out_size = 0;          // its result's element size
+    std::size_t num_operands = 0;
+    std::array<Source, kMaxInputs> operands{};  // kernel order
+    kernels::OpKernels kernels{};
+    // x op y as y op' x where the pair has an exchanged op (op_info.hpp):
+    // such pairs have no sv kernel, so a scalar x runs op' with y first.
+    bool has_exchanged = false;
+    kernels::OpKernels exchanged{};
+    bool scalar = false;      // every operand is constant along the inner loop
+    std::size_t slot = kNoSlot;  // scratch slot of its result (none: the last step)
+};
+
+struct FusedPlan {
+    Shape out;
+    bcast_dtype out_dtype = 0;
+    std::size_t num_leaves = 0;  // kernel operands before the output
+    // Per leaf: the user input it reads, and a slot when its inner stride is
+    // neither 0 nor 1 element (gathered per block).
+    std::array<std::size_t, kMaxInputs> input_order{};
+    std::array<bcast_dtype, kMaxInputs> leaf_dtype{};
+    std::array<std::size_t, kMaxInputs> leaf_slot{};
+    std::array<kernels::StridedFn, kMaxInputs> leaf_gather{};  // COPY of its dtype
+    std::array<std::size_t, plan::kMaxOperands> elem_size{};  // leaves, then the output
+    std::array<Step, kMaxSteps> steps{};
+    std::size_t num_steps = 0;  // the last one writes the output
+
+    plan::LoopNest nest;
+    std::array<plan::OperandStrides, kMaxRank> byte_stride{};
+    std::size_t block = 0;       // elements per block
+    std::size_t num_slots = 0;
+    std::size_t slot_bytes = 0;  // per slot: block x the widest element, whole lines
+    kernels::OpKernels copy_out{};  // COPY of the output dtype: a constant result
+    bool stream = false;
+    bool stream_split = false;
+    const char* isa = "";
+
+    std::array<int64_t, plan::kMaxOperands> lo_byte{}, hi_byte{};
+    std::array<bool, kMaxInputs> same_layout_as_output{};  // by user input
+};
+
+// Plans e for these input shapes (user order), strides (NULL, or per input
+// NULL = contiguous) and output strides (NULL = contiguous). Throws Error
+// with the status a node run alone would give, its message naming the node.
+FusedPlan plan_expression(const Expression& e, const Shape* inputs, const int64_t* const* strides,
+                          const int64_t* out_strides);
+
+// The expression and its plan (NULL: not planned) as JSON.
+std::string describe_json(const Expression& e, const FusedPlan* plan);
+
+}  // namespace bcast::fuse

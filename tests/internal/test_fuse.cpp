@@ -1,0 +1,432 @@
+// Fused expressions against their nodes run one by one: random chains of
+// every rule over random shapes and strides, every dtype family, comparisons
+// feeding SELECT, in place; and the graph checks of add_node.
+//
+// The oracle is independent of the fused path: each node is an ordinary op
+// (bcast::Operator) planned for its operands' shapes, with every
+// intermediate materialised contiguously. A chain the oracle refuses must
+// be refused by the fused planner with the same status, naming the node.
+#include "core/error.hpp"
+#include "core/op_info.hpp"
+#include "exec/execute.hpp"
+#include "fuse/expression.hpp"
+#include "fuse/fused_execute.hpp"
+#include "fuse/fused_plan.hpp"
+#include "kernel_test_data.hpp"
+#include "kernels/simd/stream_threshold.hpp"
+#include "op/operator.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace bcast;
+using bcast_test::Bytes;
+
+namespace {
+
+struct Layout {
+    Shape shape;
+    std::vector<int64_t> strides;  // elements; empty = contiguous
+    std::size_t elements = 0;      // buffer elements the layout spans
+};
+
+std::size_t span_of(const Shape& s, const std::vector<int64_t>& strides) {
+    std::size_t last = 0;
+    for (std::size_t k = 0; k < s.rank; ++k) {
+        if (s[k] == 0) return 0;
+        const int64_t st = strides.empty() ? 0 : strides[k];
+        last += static_cast<std::size_t>(s[k] - 1) * static_cast<std::size_t>(st);
+    }
+    return last + 1;
+}
+
+Layout contiguous(const Shape& s) {
+    Layout l{s, {}, static_cast<std::size_t>(element_count(s))};
+    return l;
+}
+
+// Row-major over padded extents, and sometimes every other element.
+Layout padded(const Shape& s, std::mt19937_64& rng) {
+    Layout l{s, std::vector<int64_t>(s.rank), 0};
+    int64_t step = std::uniform_int_distribution<int>(1, 2)(rng);
+    for (std::size_t k = s.rank; k-- > 0;) {
+        l.strides[k] = step;
+        step *= s[k] + std::uniform_int_distribution<int>(0, 2)(rng);
+    }
+    l.elements = span_of(s, l.strides);
+    return l;
+}
+
+struct Value {
+    Shape shape;
+    bcast_dtype dtype;
+    Bytes data;  // contiguous (nodes) or in the input's layout
+    const int64_t* strides = nullptr;
+};
+
+// Runs the expression's nodes one by one. Returns the status of the first
+// node that refuses (BCAST_OK when none); on success `out` holds the output
+// node's result in out_layout (which starts as a copy of `out`).
+bcast_status run_unfused(const fuse::Expression& e, const std::vector<Layout>& in_layouts,
+                         const std::vector<Bytes>& in_data, const Layout& out_layout, Bytes& out,
+                         std::string& message) {
+    std::vector<Value> values;
+    for (std::size_t i = 0; i < e.num_inputs(); ++i) {
+        values.push_back({in_layouts[i].shape, e.value_dtype(i), in_data[i],
+                          in_layouts[i].strides.empty() ? nullptr : in_layouts[i].strides.data()});
+    }
+    for (std::size_t k = 0; k < e.num_nodes(); ++k) {
+        const fuse::Node& n = e.node(k);
+        const bool is_output = e.num_inputs() + k == e.output();
+        try {
+            Operator op(n.opcode, n.dtype);
+            op.set_param(BCAST_PARAM_RULE, n.rule);
+            op.set_param(BCAST_PARAM_AXIS, n.axis);
+            std::vector<std::size_t> ranks;
+            std::vector<const int64_t*> dims, strides;
+            std::vector<const void*> data;
+            for (std::size_t j = 0; j < n.num_operands; ++j) {
+                const Value& v = values[n.operands[j]];
+                ranks.push_back(v.shape.rank);
+                dims.push_back(v.shape.dims.data());
+                strides.push_back(v.strides);
+                data.push_back(v.data.data());
+            }
+            const int64_t* out_strides =
+                is_output && !out_layout.strides.empty() ? out_layout.strides.data() : nullptr;
+            op.plan(n.num_operands, ranks.data(), dims.data(), strides.data(), out_strides);
+            const Shape shape = op.planned().out;
+            Value result{shape, n.out_dtype, Bytes(), nullptr};
+            if (is_output) {
+                result.data = out;
+                result.data.resize(std::max<std::size_t>(out.size(), 1));
+            } else {
+                result.data.assign(std::max<std::size_t>(element_count(shape), 1) * dtype_size(n.out_dtype), 0);
+            }
+            op.execute(data.data(), result.data.data());
+            if (is_output) {
+                if (shape != out_layout.shape) {
+                    message = "unfused output shape " + to_string(shape) + ", layout made for " +
+                              to_string(out_layout.shape);
+                    return BCAST_ERROR_INTERNAL;
+                }
+                result.data.resize(out.size());
+                out = result.data;
+            }
+            values.push_back(std::move(result));
+        } catch (const Error& err) {
+            message = err.what();
+            return err.status();
+        }
+    }
+    return BCAST_OK;
+}
+
+// The shapes each node gives when run alone, NUMPY-free: just for sizing.
+Shape output_shape_or_empty(const fuse::Expression& e, const std::vector<Layout>& in) {
+    std::vector<Shape> shapes;
+    for (const Layout& l : in) shapes.push_back(l.shape);
+    try {
+        return fuse::plan_expression(e, shapes.data(), nullptr, nullptr).out;
+    } catch (const Error&) {
+        return Shape{};
+    }
+}
+
+const bcast_dtype kDtypes[] = {BCAST_DTYPE_F32, BCAST_DTYPE_F64, BCAST_DTYPE_F16, BCAST_DTYPE_BF16,
+                               BCAST_DTYPE_I8,  BCAST_DTYPE_I32, BCAST_DTYPE_U16, BCAST_DTYPE_I64};
+const bcast_opcode kArithmetic[] = {BCAST_OP_ADD, BCAST_OP_SUB,  BCAST_OP_MUL,  BCAST_OP_RSUB,
+                                    BCAST_OP_MAX, BCAST_OP_MIN,  BCAST_OP_DIV,  BCAST_OP_RDIV,
+                                    BCAST_OP_SQUARED_DIFFERENCE, BCAST_OP_PRELU, BCAST_OP_MEAN};
+const bcast_opcode kComparisons[] = {BCAST_OP_LESS, BCAST_OP_GREATER_EQUAL, BCAST_OP_EQUAL,
+                                     BCAST_OP_NOT_EQUAL};
+const bcast_opcode kLogical[] = {BCAST_OP_LOGICAL_AND, BCAST_OP_LOGICAL_OR, BCAST_OP_LOGICAL_XOR};
+const bcast_rule kRules[] = {BCAST_RULE_NUMPY, BCAST_RULE_NUMPY,          BCAST_RULE_NUMPY,
+                             BCAST_RULE_NONE,  BCAST_RULE_UNIDIRECTIONAL, BCAST_RULE_PDPD,
+                             BCAST_RULE_ONNX_LEGACY, BCAST_RULE_NCNN};
+
+template <class T, std::size_t N>
+T pick(const T (&options)[N], std::mt19937_64& rng) {
+    return options[std::uniform_int_distribution<std::size_t>(0, N - 1)(rng)];
+}
+
+// A random shape that broadcasts (NUMPY) to `full`.
+Shape sub_shape(const Shape& full, std::mt19937_64& rng) {
+    Shape s;
+    const std::size_t drop = std::uniform_int_distribution<std::size_t>(0, full.rank)(rng) / 2;
+    for (std::size_t k = drop; k < full.rank; ++k) {
+        s[s.rank++] = std::uniform_int_distribution<int>(0, 2)(rng) == 0 ? 1 : full[k];
+    }
+    return s;
+}
+
+struct RandomChain {
+    fuse::Expression e;
+    std::vector<Layout> inputs;
+};
+
+RandomChain random_chain(std::mt19937_64& rng) {
+    const bcast_dtype dt = pick(kDtypes, rng);
+    Shape full;
+    full.rank = std::uniform_int_distribution<std::size_t>(1, 4)(rng);
+    for (std::size_t k = 0; k < full.rank; ++k) full[k] = std::uniform_int_distribution<int>(1, 6)(rng);
+    const std::size_t num_inputs = std::uniform_int_distribution<std::size_t>(2, 5)(rng);
+    RandomChain c{fuse::Expression(dt, num_inputs), {}};
+    for (std::size_t i = 0; i < num_inputs; ++i) {
+        const Shape s = i == 0 ? full : sub_shape(full, rng);
+        c.inputs.push_back(std::uniform_int_distribution<int>(0, 3)(rng) == 0 ? padded(s, rng)
+                                                                            : contiguous(s));
+    }
+    std::vector<std::size_t> data_values, bool_values;
+    for (std::size_t i = 0; i < num_inputs; ++i) data_values.push_back(i);
+    const auto any = [&](const std::vector<std::size_t>& from) {
+        return from[std::uniform_int_distribution<std::size_t>(0, from.size() - 1)(rng)];
+    };
+    const std::size_t depth = std::uniform_int_distribution<std::size_t>(1, 8)(rng);
+    for (std::size_t d = 0; d < depth; ++d) {
+        const int kind = std::uniform_int_distribution<int>(0, 9)(rng);
+        bcast_rule rule = pick(kRules, rng);
+        int64_t axis = std::uniform_int_distribution<int>(-1, 2)(rng);
+        if (rule != BCAST_RULE_PDPD && rule != BCAST_RULE_ONNX_LEGACY) axis = -1;
+        std::size_t ops[3];
+        bcast_opcode op;
+        std::size_t n = 2;
+        if (kind == 0 && !bool_values.empty()) {
+            op = BCAST_OP_SELECT;
+            ops[0] = any(bool_values);
+            ops[1] = any(data_values);
+            ops[2] = any(data_values);
+            n = 3;
+            if (rule != BCAST_RULE_NUMPY && rule != BCAST_RULE_NONE) rule = BCAST_RULE_NUMPY, axis = -1;
+        } else if (kind == 1 && bool_values.size() >= 2) {
+            op = pick(kLogical, rng);
+            ops[0] = any(bool_values);
+            ops[1] = any(bool_values);
+        } else if (kind <= 3) {
+            op = pick(kComparisons, rng);
+            ops[0] = any(data_values);
+            ops[1] = any(data_values);
+        } else if (kind == 4) {
+            op = BCAST_OP_ADD;  // variadic
+            ops[0] = any(data_values);
+            ops[1] = any(data_values);
+            ops[2] = any(data_values);
+            n = 3;
+            rule = BCAST_RULE_NUMPY, axis = -1;
+        } else {
+            do op = pick(kArithmetic, rng);
+            while (!op_supports(op, dt));
+            ops[0] = any(data_values);
+            ops[1] = any(data_values);
+        }
+        const std::size_t v = c.e.add_node(op, rule, axis, n, ops);
+        (op_info(op)->bool_output ? bool_values : data_values).push_back(v);
+    }
+    return c;
+}
+
+bcast_status fused_status(const fuse::Expression& e, const std::vector<Layout>& in,
+                          const int64_t* out_strides, std::string& message) {
+    std::vector<Shape> shapes;
+    std::vector<const int64_t*> strides;
+    for (const Layout& l : in) {
+        shapes.push_back(l.shape);
+        strides.push_back(l.strides.empty() ? nullptr : l.strides.data());
+    }
+    try {
+        fuse::plan_expression(e, shapes.data(), strides.data(), out_strides);
+        return BCAST_OK;
+    } catch (const Error& err) {
+        message = err.what();
+        return err.status();
+    }
+}
+
+Bytes run_fused(const fuse::Expression& e, const std::vector<Layout>& in,
+                const std::vector<Bytes>& data, const Layout& out_layout, Bytes out) {
+    std::vector<Shape> shapes;
+    std::vector<const int64_t*> strides;
+    std::vector<const void*> pointers;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+        shapes.push_back(in[i].shape);
+        strides.push_back(in[i].strides.empty() ? nullptr : in[i].strides.data());
+        pointers.push_back(data[i].data());
+    }
+    const fuse::FusedPlan p = fuse::plan_expression(
+        e, shapes.data(), strides.data(), out_layout.strides.empty() ? nullptr : out_layout.strides.data());
+    out.resize(std::max<std::size_t>(out.size(), 1));
+    exec::check_buffers(fuse::buffer_layout(p), pointers.data(), out.data());
+    fuse::run(p, pointers.data(), out.data());
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("random fused chains write what their nodes write one by one", "[fuse]") {
+    std::mt19937_64 rng(20261125);
+    int compared = 0, refused = 0;
+    for (int round = 0; round < 1500; ++round) {
+        RandomChain c = random_chain(rng);
+        std::vector<Bytes> data;
+        for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+            data.push_back(bcast_test::random_elems(c.e.value_dtype(i), c.inputs[i].elements, rng));
+        }
+        const Shape out_shape = output_shape_or_empty(c.e, c.inputs);
+        const bcast_dtype out_dt = c.e.value_dtype(c.e.output());
+        const Layout out_layout = std::uniform_int_distribution<int>(0, 4)(rng) == 0
+                                      ? padded(out_shape, rng)
+                                      : contiguous(out_shape);
+        const Bytes blank(out_layout.elements * dtype_size(out_dt), 0xA5);
+        Bytes want = blank;
+        std::string why_unfused, why_fused;
+        const bcast_status unfused = run_unfused(c.e, c.inputs, data, out_layout, want, why_unfused);
+        const bcast_status fused = fused_status(
+            c.e, c.inputs, out_layout.strides.empty() ? nullptr : out_layout.strides.data(), why_fused);
+        INFO("round " << round << ": " << fuse::describe_json(c.e, nullptr));
+        INFO("unfused: " << why_unfused << "; fused: " << why_fused);
+        REQUIRE(fused == unfused);
+        if (fused != BCAST_OK) {
+            CHECK(why_fused.find("node ") != std::string::npos);
+            ++refused;
+            continue;
+        }
+        const Bytes got = run_fused(c.e, c.inputs, data, out_layout, blank);
+        CHECK(bcast_test::mismatch(out_dt, got, want) == "");
+        ++compared;
+    }
+    // Both outcomes must be well represented for the test to mean anything.
+    CHECK(compared > 500);
+    CHECK(refused > 100);
+}
+
+TEST_CASE("a fused chain streams, blocks and writes in place as the ops would", "[fuse]") {
+    struct ThresholdGuard {
+        ~ThresholdGuard() { kernels::set_stream_threshold_bytes_for_testing(0); }
+    } restore;
+    std::mt19937_64 rng(5);
+    // (x - mean) * rstd * gamma + beta over (2,3,50,37), per-channel (1,3,1,1).
+    fuse::Expression e(BCAST_DTYPE_F32, 5);
+    const std::size_t x = 0, mean = 1, rstd = 2, gamma = 3, beta = 4;
+    std::size_t ops[2] = {x, mean};
+    std::size_t v = e.add_node(BCAST_OP_SUB, BCAST_RULE_NUMPY, -1, 2, ops);
+    ops[0] = v, ops[1] = rstd;
+    v = e.add_node(BCAST_OP_MUL, BCAST_RULE_NUMPY, -1, 2, ops);
+    ops[0] = v, ops[1] = gamma;
+    v = e.add_node(BCAST_OP_MUL, BCAST_RULE_NUMPY, -1, 2, ops);
+    ops[0] = v, ops[1] = beta;
+    e.add_node(BCAST_OP_ADD, BCAST_RULE_NUMPY, -1, 2, ops);
+    Shape big, channel;
+    big.rank = channel.rank = 4;
+    big.dims = {2, 3, 50, 37};
+    channel.dims = {1, 3, 1, 1};
+    std::vector<Layout> in{contiguous(big), contiguous(channel), contiguous(channel),
+                           contiguous(channel), contiguous(channel)};
+    std::vector<Bytes> data;
+    for (const Layout& l : in) data.push_back(bcast_test::random_elems(BCAST_DTYPE_F32, l.elements, rng));
+    const Layout out = contiguous(big);
+    for (const std::size_t threshold : {std::size_t{1}, std::size_t{0}}) {
+        kernels::set_stream_threshold_bytes_for_testing(threshold);
+        Bytes want(out.elements * 4, 0);
+        std::string why;
+        REQUIRE(run_unfused(e, in, data, out, want, why) == BCAST_OK);
+        CHECK(bcast_test::mismatch(BCAST_DTYPE_F32, run_fused(e, in, data, out, Bytes(want.size(), 0)),
+                                   want) == "");
+        // In place on x: the output is x's buffer.
+        std::vector<Shape> shapes;
+        std::vector<const void*> pointers;
+        for (const Layout& l : in) shapes.push_back(l.shape);
+        Bytes x_and_out = data[0];
+        for (std::size_t i = 0; i < data.size(); ++i) pointers.push_back(data[i].data());
+        pointers[0] = x_and_out.data();
+        const fuse::FusedPlan p = fuse::plan_expression(e, shapes.data(), nullptr, nullptr);
+        CHECK(p.num_steps == 4);
+        CHECK(p.nest.num_loops == 3);  // n, c, h*w
+        exec::check_buffers(fuse::buffer_layout(p), pointers.data(), x_and_out.data());
+        fuse::run(p, pointers.data(), x_and_out.data());
+        CHECK(bcast_test::mismatch(BCAST_DTYPE_F32, x_and_out, want) == "");
+    }
+    // The output over a broadcast read of its own input is refused.
+    std::vector<Shape> shapes;
+    for (const Layout& l : in) shapes.push_back(l.shape);
+    const fuse::FusedPlan p = fuse::plan_expression(e, shapes.data(), nullptr, nullptr);
+    std::vector<const void*> pointers;
+    for (const Bytes& d : data) pointers.push_back(d.data());
+    Bytes scratch(big.dims[0] * big.dims[1] * big.dims[2] * big.dims[3] * 4);
+    pointers[0] = scratch.data() + 4;  // x shifted by one element: overlaps, not in place
+    CHECK_THROWS_AS(exec::check_buffers(fuse::buffer_layout(p), pointers.data(), scratch.data()),
+                    Error);
+}
+
+TEST_CASE("a node used along two placements is evaluated once per placement", "[fuse]") {
+    // t = a + b over (4); y = t(4) [PDPD axis 0 into (4,3)]  ... with t placed
+    // along axis 1 by NUMPY in another use: y = (x(4,4) + t) * t' where t' is t
+    // placed on axis 0 by PDPD.
+    fuse::Expression e(BCAST_DTYPE_I32, 3);
+    std::size_t ops[2] = {1, 2};
+    const std::size_t t = e.add_node(BCAST_OP_ADD, BCAST_RULE_NUMPY, -1, 2, ops);  // (4)
+    ops[0] = 0, ops[1] = t;
+    const std::size_t u = e.add_node(BCAST_OP_ADD, BCAST_RULE_NUMPY, -1, 2, ops);  // t on axis 1
+    ops[0] = u, ops[1] = t;
+    e.add_node(BCAST_OP_MUL, BCAST_RULE_PDPD, 0, 2, ops);  // t on axis 0
+    Shape xs, vs;
+    xs.rank = 2, xs.dims = {4, 4};
+    vs.rank = 1, vs.dims = {4};
+    std::vector<Layout> in{contiguous(xs), contiguous(vs), contiguous(vs)};
+    std::mt19937_64 rng(9);
+    std::vector<Bytes> data;
+    for (const Layout& l : in) data.push_back(bcast_test::random_elems(BCAST_DTYPE_I32, l.elements, rng));
+    Bytes want(16 * 4, 0);
+    std::string why;
+    REQUIRE(run_unfused(e, in, data, contiguous(xs), want, why) == BCAST_OK);
+    const fuse::FusedPlan p = fuse::plan_expression(e, std::vector<Shape>{xs, vs, vs}.data(), nullptr, nullptr);
+    CHECK(p.num_steps == 4);   // t twice, u, the product
+    CHECK(p.num_leaves == 5);  // x, a and b along each axis
+    CHECK(bcast_test::mismatch(BCAST_DTYPE_I32, run_fused(e, in, data, contiguous(xs), Bytes(64, 0)),
+                               want) == "");
+}
+
+TEST_CASE("expressions refuse bad graphs at the call that makes them", "[fuse]") {
+    fuse::Expression e(BCAST_DTYPE_F32, 2);
+    std::size_t ops[3] = {0, 5, 1};
+    const auto status_of = [](auto&& call) -> bcast_status {
+        try {
+            call();
+        } catch (const Error& err) {
+            return err.status();
+        }
+        return BCAST_OK;
+    };
+    // A value that does not exist yet (what a cycle or a dangling edge needs).
+    CHECK(status_of([&] { e.add_node(BCAST_OP_ADD, BCAST_RULE_NUMPY, -1, 2, ops); }) ==
+          BCAST_ERROR_INVALID_ARGUMENT);
+    ops[1] = 1;
+    CHECK(status_of([&] { e.add_node(BCAST_OP_SUB, BCAST_RULE_NUMPY, -1, 3, ops); }) ==
+          BCAST_ERROR_UNSUPPORTED);  // arity
+    CHECK(status_of([&] { e.add_node(BCAST_OP_LOGICAL_AND, BCAST_RULE_NUMPY, -1, 2, ops); }) ==
+          BCAST_ERROR_UNSUPPORTED);  // f32 is not a logical dtype
+    CHECK(status_of([&] { e.add_node(BCAST_OP_ADD, static_cast<bcast_rule>(99), -1, 2, ops); }) ==
+          BCAST_ERROR_INVALID_ARGUMENT);
+    CHECK(status_of([&] { e.output(); }) == BCAST_ERROR_INVALID_STATE);
+    const std::size_t less = e.add_node(BCAST_OP_LESS, BCAST_RULE_NUMPY, -1, 2, ops);
+    std::size_t mixed[2] = {0, less};  // f32 with bool
+    CHECK(status_of([&] { e.add_node(BCAST_OP_ADD, BCAST_RULE_NUMPY, -1, 2, mixed); }) ==
+          BCAST_ERROR_INVALID_ARGUMENT);
+    std::size_t select[3] = {0, 0, 1};  // a condition that is not bool
+    CHECK(status_of([&] { e.add_node(BCAST_OP_SELECT, BCAST_RULE_NUMPY, -1, 3, select); }) ==
+          BCAST_ERROR_INVALID_ARGUMENT);
+    select[0] = less;
+    CHECK(e.add_node(BCAST_OP_SELECT, BCAST_RULE_NUMPY, -1, 3, select) == 3);
+    CHECK(status_of([&] { e.set_input_dtype(0, BCAST_DTYPE_F64); }) == BCAST_ERROR_INVALID_STATE);
+    CHECK(status_of([&] { e.set_output(1); }) == BCAST_ERROR_INVALID_ARGUMENT);  // an input
+    e.set_output(3);
+    CHECK(e.output() == 3);
+    while (e.num_nodes() < fuse::kMaxNodes) e.add_node(BCAST_OP_ADD, BCAST_RULE_NUMPY, -1, 2, ops);
+    CHECK(status_of([&] { e.add_node(BCAST_OP_ADD, BCAST_RULE_NUMPY, -1, 2, ops); }) ==
+          BCAST_ERROR_UNSUPPORTED);
+}
