@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 namespace bcast::fuse {
 namespace {
@@ -24,10 +25,33 @@ public:
         single_ = inner.extent == 1;
     }
 
-    // Elements [0, m) of the run whose operands start at ptr.
-    void run(char* const* ptr, std::size_t m) const {
+    // Lays each pattern leaf's period out in its slot, repeated over a
+    // block and one period more (the line's patterns start at ptr).
+    void lay_out_patterns(char* const* ptr) const {
+        for (std::size_t l = 0; l < p_.num_leaves; ++l) {
+            const std::size_t period = p_.leaf_period[l];
+            if (period == 0) continue;
+            auto* slot = static_cast<unsigned char*>(slot_at(p_.leaf_slot[l]));
+            const void* from = ptr[l];
+            const std::ptrdiff_t one = 1;
+            p_.leaf_gather[l](period, 1, &from, &one, slot, 1);
+            const std::size_t bytes = (p_.block + period) * p_.elem_size[l];
+            for (std::size_t have = period * p_.elem_size[l]; have < bytes; have *= 2) {
+                std::memcpy(slot + have, slot, std::min(have, bytes - have));
+            }
+        }
+    }
+
+    // Elements [0, m) of the run whose operands start at ptr; `phase` is the
+    // block's first element's index in its line (where patterns read).
+    void run(char* const* ptr, std::size_t m, std::size_t phase) const {
         Value leaf[kMaxInputs];
         for (std::size_t l = 0; l < p_.num_leaves; ++l) {
+            if (p_.leaf_period[l] > 0) {
+                const std::size_t at = phase % p_.leaf_period[l] * p_.elem_size[l];
+                leaf[l] = Value{static_cast<unsigned char*>(slot_at(p_.leaf_slot[l])) + at, false};
+                continue;
+            }
             if (p_.leaf_slot[l] == kNoSlot) {
                 leaf[l] = Value{ptr[l], !single_ && stride_[l] == 0};
                 continue;
@@ -113,11 +137,14 @@ private:
     std::ptrdiff_t stride_[kMaxOperands] = {};
 };
 
-// One inner run of n elements: a short first block up to the output's next
-// cache line (when it is contiguous), then whole blocks, so that block
-// edges never split an output line between two kernel calls (a streamed
-// line written by two calls is slow).
-void run_line(const FusedPlan& p, const Block& block, char* const* ptr, std::size_t n) {
+// Elements [first, first + n) of an inner line whose operands start at ptr
+// (patterns: at the line's start; the others: at element `first`). A short
+// first block up to the output's next cache line (when it is contiguous),
+// then whole blocks, so that block edges never split an output line between
+// two kernel calls (a streamed line written by two calls is slow).
+void run_line(const FusedPlan& p, const Block& block, char* const* ptr, std::size_t first_elem,
+              std::size_t n) {
+    block.lay_out_patterns(ptr);
     const std::size_t out = p.num_leaves;
     const std::size_t inner = p.nest.num_loops - 1;
     std::size_t first = 0;
@@ -131,7 +158,7 @@ void run_line(const FusedPlan& p, const Block& block, char* const* ptr, std::siz
         for (std::size_t o = 0; o <= out; ++o) {
             at[o] = ptr[o] + static_cast<int64_t>(done) * p.byte_stride[inner][o];
         }
-        block.run(at, m);
+        block.run(at, m, first_elem + done);
         done += m;
     }
 }
@@ -158,7 +185,7 @@ void run(const FusedPlan& p, const void* const* inputs, void* output) noexcept {
     const auto n = static_cast<std::size_t>(p.nest.loops[outer].extent);
     int64_t index[kMaxRank] = {};
     for (;;) {
-        run_line(p, block, ptr, n);
+        run_line(p, block, ptr, 0, n);
         // The odometer over the outer loops, innermost fastest.
         std::size_t d = outer;
         for (; d-- > 0;) {

@@ -146,6 +146,51 @@ private:
     std::vector<Placed> placed_;
 };
 
+std::size_t widest_element(const FusedPlan& p) {
+    std::size_t widest = p.elem_size[p.num_leaves];
+    for (std::size_t l = 0; l < p.num_leaves; ++l) widest = std::max(widest, p.elem_size[l]);
+    for (std::size_t s = 0; s < p.num_steps; ++s) widest = std::max(widest, p.steps[s].out_size);
+    return widest;
+}
+
+// A short inner row that some leaves repeat along the next loop, while the
+// output and the other leaves run on or stay constant, merges with that loop
+// into one line; the repeating leaves become patterns (fused_execute.cpp).
+void merge_patterns(FusedPlan& p) {
+    plan::LoopNest& nest = p.nest;
+    if (nest.num_loops < 2) return;
+    plan::Loop& inner = nest.loops[nest.num_loops - 1];
+    const plan::Loop& outer = nest.loops[nest.num_loops - 2];
+    const int64_t period = inner.extent;
+    if (period > kMaxPattern || period < 2) return;
+    const std::size_t out = p.num_leaves;
+    const auto runs = [&](std::size_t o) { return inner.stride[o] == 1 && outer.stride[o] == period; };
+    const auto constant = [&](std::size_t o) { return inner.stride[o] == 0 && outer.stride[o] == 0; };
+    const auto repeats = [&](std::size_t o) { return inner.stride[o] == 1 && outer.stride[o] == 0; };
+    if (!runs(out)) return;
+    bool any = false;
+    for (std::size_t l = 0; l < out; ++l) {
+        if (repeats(l)) any = true;
+        else if (!runs(l) && !constant(l)) return;
+    }
+    if (!any) return;
+    // Every slot must still hold a 64-element block and a period more.
+    const std::size_t most_slots = p.num_leaves + p.num_steps;
+    if (most_slots * (64 + static_cast<std::size_t>(period)) * widest_element(p) > kScratchBytes) {
+        return;
+    }
+    for (std::size_t l = 0; l < out; ++l) {
+        if (!repeats(l)) continue;
+        p.leaf_period[l] = static_cast<std::size_t>(period);
+        inner.stride[l] = 0;  // the pattern's start stays put along the line
+        p.byte_stride[nest.num_loops - 1][l] = 0;
+    }
+    inner.extent = checked_mul(period, outer.extent, "line length");
+    nest.loops[nest.num_loops - 2] = inner;
+    p.byte_stride[nest.num_loops - 2] = p.byte_stride[nest.num_loops - 1];
+    --nest.num_loops;
+}
+
 // Which operands are constant along the inner loop, and scratch slots: a
 // gathered leaf keeps one for the block, a step's result one until its last
 // use (the last step writes the output, but a constant one needs a slot to
@@ -157,8 +202,10 @@ void assign_slots(FusedPlan& p) {
     std::size_t slots = 0;
     for (std::size_t l = 0; l < p.num_leaves; ++l) {
         const int64_t stride = inner.stride[l];
-        leaf_scalar[l] = !single && stride == 0;
-        p.leaf_slot[l] = single || stride == 0 || stride == 1 ? kNoSlot : slots++;
+        const bool pattern = p.leaf_period[l] > 0;
+        leaf_scalar[l] = !single && !pattern && stride == 0;
+        const bool in_place = !pattern && (single || stride == 0 || stride == 1);
+        p.leaf_slot[l] = in_place ? kNoSlot : slots++;
     }
     std::vector<std::size_t> last_use(p.num_steps, 0);
     for (std::size_t s = 0; s < p.num_steps; ++s) {
@@ -194,13 +241,21 @@ void assign_slots(FusedPlan& p) {
         }
     }
     p.num_slots = slots;
-    std::size_t widest = p.elem_size[p.num_leaves];
-    for (std::size_t l = 0; l < p.num_leaves; ++l) widest = std::max(widest, p.elem_size[l]);
-    for (std::size_t s = 0; s < p.num_steps; ++s) widest = std::max(widest, p.steps[s].out_size);
+    const std::size_t widest = widest_element(p);
+    std::size_t longest_period = 0;
+    for (std::size_t l = 0; l < p.num_leaves; ++l) longest_period = std::max(longest_period, p.leaf_period[l]);
+    // Slots of block + longest_period elements; the block a multiple of 64.
     std::size_t block = kMaxBlock;
-    if (slots > 0) block = std::min(block, kScratchBytes / slots / widest / 64 * 64);
+    if (slots > 0) {
+        const std::size_t per_slot = kScratchBytes / slots / widest;
+        block = std::min(block, per_slot > longest_period ? (per_slot - longest_period) / 64 * 64 : 0);
+    }
     p.block = std::max<std::size_t>(block, 64);
-    p.slot_bytes = (p.block * widest + 63) / 64 * 64;
+    p.slot_bytes = ((p.block + longest_period) * widest + 63) / 64 * 64;
+    if (p.num_slots * p.slot_bytes > kScratchBytes) {
+        fail(BCAST_ERROR_INTERNAL, "fused plan: " + std::to_string(p.num_slots) + " slots of " +
+                                       std::to_string(p.slot_bytes) + " bytes exceed the scratch");
+    }
 }
 
 }  // namespace
@@ -253,6 +308,7 @@ FusedPlan plan_expression(const Expression& e, const Shape* inputs, const int64_
                                               static_cast<int64_t>(p.elem_size[o]), "byte stride");
         }
     }
+    merge_patterns(p);
     assign_slots(p);
 
     uint64_t touched = 0;  // as a single op's plan counts it

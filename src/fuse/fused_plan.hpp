@@ -32,6 +32,10 @@ constexpr std::size_t kScratchBytes = 32 * 1024;
 // Elements per block, at most (numexpr uses 1024; the block must keep every
 // live intermediate in L1 with the operands' lines).
 constexpr std::size_t kMaxBlock = 1024;
+// Inner rows up to this long that one input repeats along the next loop
+// (NHWC per-channel parameters) merge with that loop: the input becomes a
+// pattern, laid out once per line in a slot and read at the block's phase.
+constexpr int64_t kMaxPattern = 256;
 
 constexpr std::size_t kNoSlot = SIZE_MAX;
 
@@ -67,6 +71,9 @@ struct FusedPlan {
     std::array<bcast_dtype, kMaxInputs> leaf_dtype{};
     std::array<std::size_t, kMaxInputs> leaf_slot{};
     std::array<kernels::StridedFn, kMaxInputs> leaf_gather{};  // COPY of its dtype
+    // Per leaf: the period of a pattern read (0: none); a pattern leaf has a
+    // slot that holds its period repeated over a block and one period more.
+    std::array<std::size_t, kMaxInputs> leaf_period{};
     std::array<std::size_t, plan::kMaxOperands> elem_size{};  // leaves, then the output
     std::array<Step, kMaxSteps> steps{};
     std::size_t num_steps = 0;  // the last one writes the output

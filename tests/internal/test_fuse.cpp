@@ -363,6 +363,35 @@ TEST_CASE("a fused chain streams, blocks and writes in place as the ops would", 
                     Error);
 }
 
+TEST_CASE("per-channel parameters of an NHWC tensor become patterns over one line", "[fuse]") {
+    // (x - mean) * rstd + beta over (3,7,5,24) with (24) parameters, also
+    // from a mid-line task-like start: the whole line runs as one.
+    fuse::Expression e(BCAST_DTYPE_F16, 4);
+    std::size_t ops[2] = {0, 1};
+    std::size_t v = e.add_node(BCAST_OP_SUB, BCAST_RULE_NUMPY, -1, 2, ops);
+    ops[0] = v, ops[1] = 2;
+    v = e.add_node(BCAST_OP_MUL, BCAST_RULE_NUMPY, -1, 2, ops);
+    ops[0] = v, ops[1] = 3;
+    e.add_node(BCAST_OP_ADD, BCAST_RULE_NUMPY, -1, 2, ops);
+    Shape big, channel;
+    big.rank = 4, big.dims = {3, 7, 5, 24};
+    channel.rank = 1, channel.dims = {24};
+    std::vector<Layout> in{contiguous(big), contiguous(channel), contiguous(channel), contiguous(channel)};
+    std::mt19937_64 rng(3);
+    std::vector<Bytes> data;
+    for (const Layout& l : in) data.push_back(bcast_test::random_elems(BCAST_DTYPE_F16, l.elements, rng));
+    const std::vector<Shape> shapes{big, channel, channel, channel};
+    const fuse::FusedPlan p = fuse::plan_expression(e, shapes.data(), nullptr, nullptr);
+    CHECK(p.nest.num_loops == 1);
+    CHECK(p.leaf_period[1] == 24);
+    CHECK(p.leaf_period[0] == 0);
+    Bytes want(3 * 7 * 5 * 24 * 2, 0);
+    std::string why;
+    REQUIRE(run_unfused(e, in, data, contiguous(big), want, why) == BCAST_OK);
+    CHECK(bcast_test::mismatch(BCAST_DTYPE_F16, run_fused(e, in, data, contiguous(big), Bytes(want.size(), 0)),
+                               want) == "");
+}
+
 TEST_CASE("a node used along two placements is evaluated once per placement", "[fuse]") {
     // t = a + b over (4); y = t(4) [PDPD axis 0 into (4,3)]  ... with t placed
     // along axis 1 by NUMPY in another use: y = (x(4,4) + t) * t' where t' is t
