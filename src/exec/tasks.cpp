@@ -15,7 +15,6 @@ using plan::kMaxOperands;
 // Work per task, in bytes moved (weighted by the op's cost per element):
 // below this a second thread's wake-up costs more than its share saves.
 constexpr uint64_t kMinTaskBytes = 256 * 1024;
-constexpr uint64_t kLineBytes = 64;
 
 __extension__ typedef unsigned __int128 wide_uint;
 
@@ -51,42 +50,21 @@ uint64_t grain(const plan::Plan& p) {
     return std::lcm(line, static_cast<uint64_t>(p.period));
 }
 
-// Whether the output's addresses follow the flat order one element apart.
-bool output_is_contiguous(const plan::Plan& p) {
-    const std::size_t out = p.num_inputs;
-    int64_t expected = 1;
-    for (std::size_t l = p.nest.num_loops; l-- > 0;) {
-        const plan::Loop& loop = p.nest.loops[l];
-        if (loop.extent > 1 && loop.stride[out] != expected) return false;
-        expected *= loop.extent;
-    }
-    return true;
-}
-
 // Where range ends start counting grains: the elements before the output's
 // first line boundary, for a contiguous output (0 otherwise). A periodic
 // plan's ranges must also start at the pattern's phase 0: its head is the
 // first multiple of the period on a line boundary, where there is one.
 uint64_t head_elems(const plan::Plan& p, const void* output, uint64_t grain_elems) {
-    if (!output_is_contiguous(p)) return 0;
+    if (!flat_output_contiguous(p.nest, p.num_inputs)) return 0;
     const uint64_t es = p.elem_size[p.num_inputs];
     const uint64_t line = line_elems(p);
-    const uint64_t misalign = reinterpret_cast<std::uintptr_t>(output) % kLineBytes;
-    const uint64_t to_line = (kLineBytes - misalign) % kLineBytes / es;
+    const uint64_t to_line = elems_to_line(output, es);
     if (!is_periodic(p)) return to_line % grain_elems;
     const auto period = static_cast<uint64_t>(p.period);
     for (uint64_t h = 0; h < grain_elems; h += period) {
         if (h % line == to_line % line) return h;
     }
     return 0;
-}
-
-// Where task k of count starts (k == count: the end).
-uint64_t boundary(uint64_t total, std::size_t k, std::size_t count, uint64_t head, uint64_t g) {
-    if (k >= count) return total;
-    const auto ideal = static_cast<uint64_t>(static_cast<wide_uint>(total) * k / count);
-    if (ideal < head) return 0;
-    return std::min(total, head + (ideal - head) / g * g);
 }
 
 // Elements [off, off + len) of the kernel call at ptr.
@@ -165,8 +143,31 @@ void run_range(const plan::Plan& p, const void* const* inputs, void* output, uin
     }
 }
 
+}  // namespace
+
+std::size_t task_count(const plan::Plan& p, std::size_t max_tasks) noexcept {
+    const uint64_t total = total_elems(p);
+    if (max_tasks <= 1 || total == 0) return 1;
+    uint64_t bytes_per_elem = 0;
+    for (std::size_t o = 0; o <= p.num_inputs; ++o) bytes_per_elem += p.elem_size[o];
+    return tasks_for_work(total, bytes_per_elem * op_weight(p.kernel_op), grain(p), max_tasks);
+}
+
+void run_task(const plan::Plan& p, const void* const* inputs, void* output, std::size_t task,
+              std::size_t count) noexcept {
+    const uint64_t total = total_elems(p);
+    if (total == 0 || task >= count) return;
+    const uint64_t g = grain(p);
+    const uint64_t head = head_elems(p, output, g);
+    const uint64_t begin = task_boundary(total, task, count, head, g);
+    const uint64_t end = task_boundary(total, task + 1, count, head, g);
+    // Several tasks run side by side, as a rule: their stores decide
+    // streaming on the split threshold (stream_threshold.hpp).
+    if (begin < end) run_range(p, inputs, output, begin, end, count > 1 ? p.stream_split : p.stream);
+}
+
 // Cost per element relative to a plain + (what the grain of work weighs).
-uint64_t op_weight(bcast_opcode kernel_op) {
+uint64_t op_weight(bcast_opcode kernel_op) noexcept {
     switch (kernel_op) {
         case BCAST_OP_POW:
         case BCAST_OP_ATAN2:
@@ -180,35 +181,38 @@ uint64_t op_weight(bcast_opcode kernel_op) {
     }
 }
 
-}  // namespace
-
-std::size_t task_count(const plan::Plan& p, std::size_t max_tasks) noexcept {
-    const uint64_t total = total_elems(p);
+std::size_t tasks_for_work(uint64_t total, uint64_t work_per_elem, uint64_t grain,
+                           std::size_t max_tasks) noexcept {
     if (max_tasks <= 1 || total == 0) return 1;
-    uint64_t bytes_per_elem = 0;
-    for (std::size_t o = 0; o <= p.num_inputs; ++o) bytes_per_elem += p.elem_size[o];
     uint64_t work = 0;  // saturating: any op that large splits as far as it may
-    if (__builtin_mul_overflow(total, bytes_per_elem * op_weight(p.kernel_op), &work)) {
-        work = UINT64_MAX;
-    }
+    if (__builtin_mul_overflow(total, work_per_elem, &work)) work = UINT64_MAX;
     if (work < 2 * kMinTaskBytes) return 1;  // the common small op: no more arithmetic
-    const uint64_t g = grain(p);
-    const uint64_t tasks = std::min({work / kMinTaskBytes, (total + g - 1) / g,
+    const uint64_t tasks = std::min({work / kMinTaskBytes, (total + grain - 1) / grain,
                                      static_cast<uint64_t>(max_tasks)});
     return static_cast<std::size_t>(std::max<uint64_t>(tasks, 1));
 }
 
-void run_task(const plan::Plan& p, const void* const* inputs, void* output, std::size_t task,
-              std::size_t count) noexcept {
-    const uint64_t total = total_elems(p);
-    if (total == 0 || task >= count) return;
-    const uint64_t g = grain(p);
-    const uint64_t head = head_elems(p, output, g);
-    const uint64_t begin = boundary(total, task, count, head, g);
-    const uint64_t end = boundary(total, task + 1, count, head, g);
-    // Several tasks run side by side, as a rule: their stores decide
-    // streaming on the split threshold (stream_threshold.hpp).
-    if (begin < end) run_range(p, inputs, output, begin, end, count > 1 ? p.stream_split : p.stream);
+uint64_t task_boundary(uint64_t total, std::size_t k, std::size_t count, uint64_t head,
+                       uint64_t grain) noexcept {
+    if (k >= count) return total;
+    const auto ideal = static_cast<uint64_t>(static_cast<wide_uint>(total) * k / count);
+    if (ideal < head) return 0;
+    return std::min(total, head + (ideal - head) / grain * grain);
+}
+
+bool flat_output_contiguous(const plan::LoopNest& nest, std::size_t out) noexcept {
+    int64_t expected = 1;
+    for (std::size_t l = nest.num_loops; l-- > 0;) {
+        const plan::Loop& loop = nest.loops[l];
+        if (loop.extent > 1 && loop.stride[out] != expected) return false;
+        expected *= loop.extent;
+    }
+    return true;
+}
+
+uint64_t elems_to_line(const void* output, std::size_t elem_size) noexcept {
+    const uint64_t misalign = reinterpret_cast<std::uintptr_t>(output) % kLineBytes;
+    return (kLineBytes - misalign) % kLineBytes / elem_size;
 }
 
 }  // namespace bcast::exec

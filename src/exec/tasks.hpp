@@ -14,6 +14,7 @@
 #include "plan/plan.hpp"
 
 #include <cstddef>
+#include <cstdint>
 
 namespace bcast::exec {
 
@@ -26,5 +27,29 @@ std::size_t task_count(const plan::Plan& plan, std::size_t max_tasks) noexcept;
 // check_buffers.
 void run_task(const plan::Plan& plan, const void* const* inputs, void* output, std::size_t task,
               std::size_t count) noexcept;
+
+// The pieces fused expressions split by too (fuse/fused_execute.cpp).
+constexpr uint64_t kLineBytes = 64;
+
+// Cost per element of a kernel op relative to a plain + (what the split's
+// threshold weighs: 4 for division-like ops, 16 for transcendentals).
+uint64_t op_weight(bcast_opcode kernel_op) noexcept;
+
+// Into how many tasks `total` elements of `work_per_elem` weighted bytes
+// each split, with range ends on multiples of `grain`: 1 below about 512 KiB.
+std::size_t tasks_for_work(uint64_t total, uint64_t work_per_elem, uint64_t grain,
+                           std::size_t max_tasks) noexcept;
+
+// Where task k of count starts over [0, total) (k == count: the end): the
+// even share, moved back to `head` plus a multiple of `grain`.
+uint64_t task_boundary(uint64_t total, std::size_t k, std::size_t count, uint64_t head,
+                       uint64_t grain) noexcept;
+
+// Whether the output's addresses follow the nest's flat order one element
+// apart (the output being operand `out`).
+bool flat_output_contiguous(const plan::LoopNest& nest, std::size_t out) noexcept;
+
+// Elements of elem_size bytes from output to its next 64-byte line (0 on one).
+uint64_t elems_to_line(const void* output, std::size_t elem_size) noexcept;
 
 }  // namespace bcast::exec

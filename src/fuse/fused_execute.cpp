@@ -1,5 +1,7 @@
 #include "fuse/fused_execute.hpp"
 
+#include "exec/tasks.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -171,23 +173,54 @@ exec::BufferLayout buffer_layout(const FusedPlan& p) {
                               p.same_layout_as_output.data()};
 }
 
-void run(const FusedPlan& p, const void* const* inputs, void* output) noexcept {
-    if (p.nest.empty) return;
+namespace {
+
+uint64_t total_elems(const FusedPlan& p) {
+    if (p.nest.empty) return 0;
+    uint64_t total = 1;
+    for (std::size_t l = 0; l < p.nest.num_loops; ++l) total *= static_cast<uint64_t>(p.nest.loops[l].extent);
+    return total;
+}
+
+uint64_t grain(const FusedPlan& p) {
+    return std::max<uint64_t>(1, exec::kLineBytes / p.elem_size[p.num_leaves]);
+}
+
+// The flat range [begin, end) of the nest (outer loops' odometer, then the
+// line): the odometer seeks the line holding begin, then walks on.
+void run_range(const FusedPlan& p, const void* const* inputs, void* output, uint64_t begin,
+               uint64_t end, bool stream) {
     alignas(64) unsigned char scratch[kScratchBytes];
-    const Block block(p, scratch, p.stream);
+    const Block block(p, scratch, stream);
     const std::size_t out = p.num_leaves;
+    const std::size_t inner = p.nest.num_loops - 1;
     char* ptr[kMaxOperands];
     for (std::size_t l = 0; l < out; ++l) {
         ptr[l] = static_cast<char*>(const_cast<void*>(inputs[p.input_order[l]]));
     }
     ptr[out] = static_cast<char*>(output);
-    const std::size_t outer = p.nest.num_loops - 1;
-    const auto n = static_cast<std::size_t>(p.nest.loops[outer].extent);
+    const auto n = static_cast<uint64_t>(p.nest.loops[inner].extent);
     int64_t index[kMaxRank] = {};
+    uint64_t line = begin / n;
+    for (std::size_t d = inner; d-- > 0;) {
+        const auto extent = static_cast<uint64_t>(p.nest.loops[d].extent);
+        index[d] = static_cast<int64_t>(line % extent);
+        line /= extent;
+        for (std::size_t o = 0; o <= out; ++o) ptr[o] += index[d] * p.byte_stride[d][o];
+    }
+    uint64_t off = begin % n, at = begin;
+    char* from[kMaxOperands];
     for (;;) {
-        run_line(p, block, ptr, 0, n);
+        const uint64_t len = std::min(n - off, end - at);
+        for (std::size_t o = 0; o <= out; ++o) {
+            from[o] = ptr[o] + static_cast<int64_t>(off) * p.byte_stride[inner][o];
+        }
+        run_line(p, block, from, static_cast<std::size_t>(off), static_cast<std::size_t>(len));
+        at += len;
+        if (at >= end) return;
+        off = 0;
         // The odometer over the outer loops, innermost fastest.
-        std::size_t d = outer;
+        std::size_t d = inner;
         for (; d-- > 0;) {
             const int64_t extent = p.nest.loops[d].extent;
             if (++index[d] < extent) {
@@ -199,6 +232,37 @@ void run(const FusedPlan& p, const void* const* inputs, void* output) noexcept {
         }
         if (d == SIZE_MAX) return;
     }
+}
+
+}  // namespace
+
+void run(const FusedPlan& p, const void* const* inputs, void* output) noexcept {
+    const uint64_t total = total_elems(p);
+    if (total > 0) run_range(p, inputs, output, 0, total, p.stream);
+}
+
+std::size_t task_count(const FusedPlan& p, std::size_t max_tasks) noexcept {
+    // Each input and the output moved once, plus each step's work weighed
+    // as the bytes a plain op of its result moves.
+    uint64_t per_elem = 0;
+    for (std::size_t o = 0; o <= p.num_leaves; ++o) per_elem += p.elem_size[o];
+    for (std::size_t s = 0; s < p.num_steps; ++s) {
+        per_elem += exec::op_weight(p.steps[s].kernel_op) * p.steps[s].out_size;
+    }
+    return exec::tasks_for_work(total_elems(p), per_elem, grain(p), max_tasks);
+}
+
+void run_task(const FusedPlan& p, const void* const* inputs, void* output, std::size_t task,
+              std::size_t count) noexcept {
+    const uint64_t total = total_elems(p);
+    if (total == 0 || task >= count) return;
+    const uint64_t g = grain(p);
+    const uint64_t head = exec::flat_output_contiguous(p.nest, p.num_leaves)
+                              ? exec::elems_to_line(output, p.elem_size[p.num_leaves]) % g
+                              : 0;
+    const uint64_t begin = exec::task_boundary(total, task, count, head, g);
+    const uint64_t end = exec::task_boundary(total, task + 1, count, head, g);
+    if (begin < end) run_range(p, inputs, output, begin, end, count > 1 ? p.stream_split : p.stream);
 }
 
 }  // namespace bcast::fuse

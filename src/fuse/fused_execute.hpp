@@ -17,4 +17,11 @@ exec::BufferLayout buffer_layout(const FusedPlan& plan);
 // Runs the plan; buffers must have passed exec::check_buffers.
 void run(const FusedPlan& plan, const void* const* inputs, void* output) noexcept;
 
+// Tasks as for a single op (exec/tasks.hpp): task i of n writes a disjoint
+// range of the flat order, cut at output lines; together they write what
+// run writes.
+std::size_t task_count(const FusedPlan& plan, std::size_t max_tasks) noexcept;
+void run_task(const FusedPlan& plan, const void* const* inputs, void* output, std::size_t task,
+              std::size_t count) noexcept;
+
 }  // namespace bcast::fuse

@@ -248,8 +248,10 @@ bcast_status fused_status(const fuse::Expression& e, const std::vector<Layout>& 
     }
 }
 
+// tasks > 0: the plan's tasks 0..tasks-1 in a shuffled order instead of run.
 Bytes run_fused(const fuse::Expression& e, const std::vector<Layout>& in,
-                const std::vector<Bytes>& data, const Layout& out_layout, Bytes out) {
+                const std::vector<Bytes>& data, const Layout& out_layout, Bytes out,
+                std::size_t tasks = 0, std::mt19937_64* rng = nullptr) {
     std::vector<Shape> shapes;
     std::vector<const int64_t*> strides;
     std::vector<const void*> pointers;
@@ -262,7 +264,14 @@ Bytes run_fused(const fuse::Expression& e, const std::vector<Layout>& in,
         e, shapes.data(), strides.data(), out_layout.strides.empty() ? nullptr : out_layout.strides.data());
     out.resize(std::max<std::size_t>(out.size(), 1));
     exec::check_buffers(fuse::buffer_layout(p), pointers.data(), out.data());
-    fuse::run(p, pointers.data(), out.data());
+    if (tasks == 0) {
+        fuse::run(p, pointers.data(), out.data());
+        return out;
+    }
+    std::vector<std::size_t> order(tasks);
+    for (std::size_t t = 0; t < tasks; ++t) order[t] = t;
+    if (rng) std::shuffle(order.begin(), order.end(), *rng);
+    for (const std::size_t t : order) fuse::run_task(p, pointers.data(), out.data(), t, tasks);
     return out;
 }
 
@@ -298,6 +307,10 @@ TEST_CASE("random fused chains write what their nodes write one by one", "[fuse]
         }
         const Bytes got = run_fused(c.e, c.inputs, data, out_layout, blank);
         CHECK(bcast_test::mismatch(out_dt, got, want) == "");
+        const std::size_t tasks = std::uniform_int_distribution<std::size_t>(1, 9)(rng);
+        INFO(tasks << " tasks");
+        CHECK(bcast_test::mismatch(out_dt, run_fused(c.e, c.inputs, data, out_layout, blank, tasks, &rng),
+                                   want) == "");
         ++compared;
     }
     // Both outcomes must be well represented for the test to mean anything.
@@ -390,6 +403,12 @@ TEST_CASE("per-channel parameters of an NHWC tensor become patterns over one lin
     REQUIRE(run_unfused(e, in, data, contiguous(big), want, why) == BCAST_OK);
     CHECK(bcast_test::mismatch(BCAST_DTYPE_F16, run_fused(e, in, data, contiguous(big), Bytes(want.size(), 0)),
                                want) == "");
+    for (std::size_t tasks = 2; tasks <= 7; ++tasks) {  // lines cut mid-period
+        INFO(tasks << " tasks");
+        CHECK(bcast_test::mismatch(BCAST_DTYPE_F16,
+                                   run_fused(e, in, data, contiguous(big), Bytes(want.size(), 0), tasks, &rng),
+                                   want) == "");
+    }
 }
 
 TEST_CASE("a node used along two placements is evaluated once per placement", "[fuse]") {
