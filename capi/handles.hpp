@@ -3,6 +3,7 @@
 
 #include "core/error.hpp"
 #include "exec/pool.hpp"
+#include "fuse/fused_operator.hpp"
 #include "op/operator.hpp"
 
 struct bcast_op {
@@ -13,6 +14,10 @@ struct bcast_pool {
     bcast::exec::Pool impl;
 };
 
+struct bcast_expr {
+    bcast::fuse::FusedOperator impl;
+};
+
 namespace bcast::capi {
 
 // The op of a call (const or not), or INVALID_ARGUMENT for NULL.
@@ -20,6 +25,13 @@ template <class Op>
 Op* checked(Op* op) {
     if (!op) fail(BCAST_ERROR_INVALID_ARGUMENT, "op is NULL");
     return op;
+}
+
+// The same for an expression.
+template <class Expr>
+Expr* checked_expr(Expr* expr) {
+    if (!expr) fail(BCAST_ERROR_INVALID_ARGUMENT, "expr is NULL");
+    return expr;
 }
 
 }  // namespace bcast::capi

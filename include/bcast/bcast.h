@@ -46,7 +46,7 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define BCAST_VERSION_MAJOR 1
-#define BCAST_VERSION_MINOR 1
+#define BCAST_VERSION_MINOR 2
 #define BCAST_VERSION_PATCH 0
 /* MAJOR*10000 + MINOR*100 + PATCH; compare with bcast_version() at run time. */
 #define BCAST_VERSION_NUMBER \
@@ -447,6 +447,94 @@ BCAST_API void bcast_pool_destroy(bcast_pool* pool) BCAST_NOEXCEPT;
  * wait their turn. A NULL pool is bcast_op_execute. Thread-safe. */
 BCAST_API bcast_status bcast_op_execute_pool(const bcast_op* op, const void* const* inputs,
                                              void* output, bcast_pool* pool) BCAST_NOEXCEPT;
+
+/* ------------------------------------------------------------------------ */
+/* Fused expressions (since 1.2)                                             */
+/* ------------------------------------------------------------------------ */
+
+/* A chain (a DAG) of ops from the op table over num_inputs inputs, run in one
+ * pass over memory: (x - mean) * rstd * gamma + beta reads x and writes y once
+ * instead of once per op. Values are numbered: inputs 0..num_inputs-1, then
+ * each node added gets the next number. A node takes an opcode, its own
+ * broadcast rule and axis (as bcast_op_set_param sets them for one op) and
+ * earlier values as operands, so a graph has no cycle by construction. Every
+ * node's result is rounded to its dtype, as the ops run one by one round it:
+ * a fused expression writes exactly what running its nodes with bcast_op_*
+ * and materialised intermediates writes (as between kernel sets, a float NaN
+ * from two NaN operands may carry either payload). */
+#define BCAST_EXPR_MAX_NODES 16
+typedef struct bcast_expr bcast_expr;
+
+/* A new expression over num_inputs (1..BCAST_MAX_INPUTS) inputs of dtype.
+ * INVALID_ARGUMENT for an unknown dtype, a bad count or NULL out. */
+BCAST_API bcast_status bcast_expr_create(bcast_dtype dtype, size_t num_inputs,
+                                         bcast_expr** out) BCAST_NOEXCEPT;
+
+/* Sets one input's dtype (default: the expression's), e.g. BCAST_DTYPE_BOOL for
+ * a SELECT condition. INVALID_STATE once a node uses that input. */
+BCAST_API bcast_status bcast_expr_set_input_dtype(bcast_expr* expr, size_t input,
+                                                  bcast_dtype dtype) BCAST_NOEXCEPT;
+
+/* Adds a node computing opcode over operands[0..num_operands) (value numbers)
+ * under rule and axis (-1: the rule's default); writes its value number to
+ * *value (may be NULL). The node's dtype is its operands' (SELECT: x and y's,
+ * and its condition must be BOOL); comparisons and logical ops give BOOL.
+ * Refused, naming the node, and nothing added: INVALID_ARGUMENT for an unknown
+ * opcode or rule, a negative axis other than -1, an operand that is not an
+ * earlier value, operands of different dtypes; UNSUPPORTED for a wrong operand
+ * count, an op that does not take the dtype, or a node beyond
+ * BCAST_EXPR_MAX_NODES. Discards any plan. */
+BCAST_API bcast_status bcast_expr_add_node(bcast_expr* expr, bcast_opcode opcode,
+                                           bcast_rule rule, int64_t axis, size_t num_operands,
+                                           const size_t* operands, size_t* value) BCAST_NOEXCEPT;
+
+/* Which node's value the expression writes (default: the last node added).
+ * INVALID_ARGUMENT for a value that is not a node. Discards any plan. */
+BCAST_API bcast_status bcast_expr_set_output(bcast_expr* expr, size_t value) BCAST_NOEXCEPT;
+
+/* Plans the expression for its inputs' shapes and strides, as bcast_op_plan
+ * takes them (num_inputs must be the expression's). Each node is resolved as
+ * it would be run alone, its placement composed through the chain: the output
+ * shape and every refusal are those of the nodes run one by one (the message
+ * names the node). Nodes the output does not use are still checked. On a
+ * refusal the expression has no plan. */
+BCAST_API bcast_status bcast_expr_plan(bcast_expr* expr, size_t num_inputs, const size_t* ranks,
+                                       const int64_t* const* dims,
+                                       const int64_t* const* strides,
+                                       const int64_t* out_strides) BCAST_NOEXCEPT;
+
+/* The planned output shape, as bcast_op_output_shape gives it. */
+BCAST_API bcast_status bcast_expr_output_shape(const bcast_expr* expr, size_t capacity,
+                                               size_t* rank, int64_t* dims) BCAST_NOEXCEPT;
+
+/* Runs the planned expression. inputs[i] points at input i's first element;
+ * the buffers are checked as by bcast_op_execute (in place: the output may be
+ * an input read with exactly the output's layout everywhere it is read).
+ * Allocates nothing; uses about 32 KiB of the calling thread's stack.
+ * Thread-safe on a planned expression (each call with its own output). */
+BCAST_API bcast_status bcast_expr_execute(const bcast_expr* expr, const void* const* inputs,
+                                          void* output) BCAST_NOEXCEPT;
+
+/* Tasks and pools as for an op (bcast_op_task_count, bcast_op_execute_task,
+ * bcast_op_execute_pool): the same contracts, on the planned expression. */
+BCAST_API bcast_status bcast_expr_task_count(const bcast_expr* expr, size_t max_tasks,
+                                             size_t* count) BCAST_NOEXCEPT;
+BCAST_API bcast_status bcast_expr_execute_task(const bcast_expr* expr, const void* const* inputs,
+                                               void* output, size_t task,
+                                               size_t count) BCAST_NOEXCEPT;
+BCAST_API bcast_status bcast_expr_execute_pool(const bcast_expr* expr, const void* const* inputs,
+                                               void* output, bcast_pool* pool) BCAST_NOEXCEPT;
+
+/* Describes the expression as one JSON object: dtype, input dtypes, nodes,
+ * output; once planned also the output shape, the fused loop nest (one stride
+ * per operand: each placed read of an input, then the output), the block size
+ * and the steps. Writes at most size bytes including the NUL (snprintf-like)
+ * and returns the full length; 0 for NULL expr. */
+BCAST_API size_t bcast_expr_describe(const bcast_expr* expr, char* buf,
+                                     size_t size) BCAST_NOEXCEPT;
+
+/* Releases an expression. NULL is a no-op. Needs exclusive access. */
+BCAST_API void bcast_expr_destroy(bcast_expr* expr) BCAST_NOEXCEPT;
 
 /* ------------------------------------------------------------------------ */
 /* CPU dispatch                                                              */

@@ -51,7 +51,7 @@ static void test_version(void) {
     char want[64];
     CHECK(bcast_version() == BCAST_VERSION_NUMBER);
     CHECK(bcast_version() / 10000u == BCAST_VERSION_MAJOR);
-    CHECK(BCAST_VERSION_NUMBER == 10100);
+    CHECK(BCAST_VERSION_NUMBER == 10200);
     sprintf(want, "%d.%d.%d", BCAST_VERSION_MAJOR, BCAST_VERSION_MINOR, BCAST_VERSION_PATCH);
     CHECK(bcast_version_string() != NULL);
     CHECK(bcast_version_string() != NULL && strcmp(bcast_version_string(), want) == 0);
@@ -648,8 +648,47 @@ static void test_nan_max(void) {
     bcast_op_destroy(op);
 }
 
+/* A fused expression from C: y = (x - m) * s over (2,3) with per-row
+ * (2,1) m and s, against values worked out by hand. */
+static void test_expression(void) {
+    bcast_expr* e = NULL;
+    size_t ops[2], diff = 0, out = 0, rank = 0;
+    const int64_t xs[2] = {2, 3}, ps[2] = {2, 1};
+    const size_t ranks[3] = {2, 2, 2};
+    const int64_t* dims[3];
+    const float x[6] = {1, 2, 3, 4, 5, 6}, m[2] = {1, 4}, sc[2] = {2, -1};
+    const void* in[3];
+    float y[6];
+    int64_t od[4];
+    dims[0] = xs;
+    dims[1] = ps;
+    dims[2] = ps;
+    in[0] = x;
+    in[1] = m;
+    in[2] = sc;
+    CHECK(bcast_expr_create(BCAST_DTYPE_F32, 3, &e) == BCAST_OK);
+    ops[0] = 0;
+    ops[1] = 1;
+    CHECK(bcast_expr_add_node(e, BCAST_OP_SUB, BCAST_RULE_NUMPY, -1, 2, ops, &diff) == BCAST_OK);
+    ops[0] = diff;
+    ops[1] = 2;
+    CHECK(bcast_expr_add_node(e, BCAST_OP_MUL, BCAST_RULE_NUMPY, -1, 2, ops, &out) == BCAST_OK);
+    CHECK(diff == 3 && out == 4);
+    CHECK(bcast_expr_plan(e, 3, ranks, dims, NULL, NULL) == BCAST_OK);
+    CHECK(bcast_expr_output_shape(e, 4, &rank, od) == BCAST_OK);
+    CHECK(rank == 2 && od[0] == 2 && od[1] == 3);
+    CHECK(bcast_expr_execute(e, in, y) == BCAST_OK);
+    CHECK(y[0] == 0.f && y[1] == 2.f && y[2] == 4.f);
+    CHECK(y[3] == 0.f && y[4] == -1.f && y[5] == -2.f);
+    ops[1] = 9;
+    CHECK(bcast_expr_add_node(e, BCAST_OP_ADD, BCAST_RULE_NUMPY, -1, 2, ops, NULL) ==
+          BCAST_ERROR_INVALID_ARGUMENT);
+    bcast_expr_destroy(e);
+}
+
 int main(void) {
     test_version();
+    test_expression();
     test_types_and_names();
     test_infer_shape();
     test_infer_expand();
