@@ -461,7 +461,9 @@ BCAST_API bcast_status bcast_op_execute_pool(const bcast_op* op, const void* con
  * node's result is rounded to its dtype, as the ops run one by one round it:
  * a fused expression writes exactly what running its nodes with bcast_op_*
  * and materialised intermediates writes (as between kernel sets, a float NaN
- * from two NaN operands may carry either payload). */
+ * from two NaN operands may carry either payload, and POW/ATAN2/LOGADDEXP on
+ * floats, within 2 ulp of the exact result, may round differently from one
+ * layout to another: a chain through them may differ as much). */
 #define BCAST_EXPR_MAX_NODES 16
 typedef struct bcast_expr bcast_expr;
 

@@ -18,12 +18,14 @@ as an earlier one runs the earlier plan (plan_cache_info, set_plan_cache_size,
 clear_plan_cache). For a hot loop, bcast.Op plans once and checks only what
 can change between calls. Calls are thread-safe; set_max_isa is process-wide
 and clears the cache. threads= runs one call on many threads (a shared pool,
-or a bcast.Pool), with the same result.
+or a bcast.Pool), with the same result. bcast.fuse(fn) runs a function of
+several ops in one pass over memory, with the same results.
 """
 
 from .errors import (BcastError, IncompatibleShapesError, InternalError, InvalidArgumentError,
                      InvalidStateError, OutOfMemoryError, SizeOverflowError, ThreadError,
                      UnsupportedError)
+from ._fuse import Fused, fuse
 from ._op import Op
 from ._pool import Pool
 from ._plans import clear_plan_cache, plan_cache_info, set_plan_cache_size
@@ -35,7 +37,7 @@ from .shapes import infer_expand_shape, infer_shape
 __version__ = "1.2.0"
 
 __all__ = list(_ops) + [
-    "Op", "Pool", "plan_cache_info", "set_plan_cache_size", "clear_plan_cache", "infer_shape", "infer_expand_shape", "explain", "isa", "set_max_isa", "version",
+    "Op", "Pool", "fuse", "Fused", "plan_cache_info", "set_plan_cache_size", "clear_plan_cache", "infer_shape", "infer_expand_shape", "explain", "isa", "set_max_isa", "version",
     "BcastError", "InvalidArgumentError", "IncompatibleShapesError", "UnsupportedError",
     "OutOfMemoryError", "SizeOverflowError", "InvalidStateError", "InternalError",
     "ThreadError",

@@ -17,6 +17,7 @@ from . import _arrays, _enums
 from ._address import OFFSET as _OFFSET, data_address
 from ._library import check
 from ._plans import CACHE, Planned, Shapes, execute, new_handle
+from ._fuse import is_traced, traced_call
 from ._pool import execute_pool, pool_handle
 
 _get = CACHE.get
@@ -122,6 +123,8 @@ def apply(op, values, *, rule="numpy", axis=-1, out=None, dtype=None, condition=
         if len(out) != 1:
             raise TypeError("bcast.%s: out must be one array, not a tuple of %d" % (op, len(out)))
         out = out[0]
+    if target is None and is_traced(values):  # inside bcast.fuse: a node, not a call
+        return traced_call(op, values, rule, axis, out, dtype, threads)
     pool = None if threads is None else pool_handle(threads, "bcast." + op)
     if dtype is None and target is None and (out is None or type(out) is _ndarray):
         for v in values:

@@ -12,10 +12,12 @@ namespace {
 using plan::kMaxOperands;
 
 // One operand of a step for the current block: where it starts and whether
-// it is one element for the whole block (a constant) or a run.
+// it is one element for the whole block (a constant) or a run. Trivial, so
+// that the per-block arrays of them are not zeroed (a memset per block per
+// step cost more than the kernels on short lines).
 struct Value {
-    const void* data = nullptr;
-    bool scalar = false;
+    const void* data;
+    bool scalar;
 };
 
 class Block {

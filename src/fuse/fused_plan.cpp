@@ -28,7 +28,22 @@ struct Shapes {
     std::vector<rules::Resolution> node;    // per node
 };
 
-Shapes resolve_nodes(const Expression& e, const Shape* inputs) {
+// The bytes an operand spans from its pointer (what a single op's plan
+// checks before it runs): SIZE_OVERFLOW where they do not fit.
+void check_span(const Shape& shape, const int64_t* user_strides, std::size_t elem_size) {
+    const std::array<int64_t, kMaxRank> own = plan::contiguous_strides(shape);
+    int64_t lo = 0, hi = 0;
+    for (std::size_t k = 0; k < shape.rank; ++k) {
+        const int64_t span = checked_mul(user_strides ? user_strides[k] : own[k], shape[k] - 1, "offset");
+        if (span < 0) lo = checked_add(lo, span, "offset");
+        else hi = checked_add(hi, span, "offset");
+    }
+    const auto esz = static_cast<int64_t>(elem_size);
+    checked_mul(lo, esz, "byte offset");
+    checked_add(checked_mul(hi, esz, "byte offset"), esz, "byte offset");
+}
+
+Shapes resolve_nodes(const Expression& e, const Shape* inputs, const int64_t* const* strides) {
     Shapes s;
     s.value.assign(inputs, inputs + e.num_inputs());
     s.node.resize(e.num_nodes());
@@ -41,6 +56,13 @@ Shapes resolve_nodes(const Expression& e, const Shape* inputs) {
                                        n.opcode == BCAST_OP_SELECT ? 1 : 0);
             const int64_t count = element_count(s.node[k].out);
             checked_mul(count, static_cast<int64_t>(dtype_size(n.out_dtype)), "output byte size");
+            // Run alone, the node reads its operands where it writes anything:
+            // inputs along their strides, intermediates contiguous.
+            for (std::size_t j = 0; j < n.num_operands && count > 0; ++j) {
+                const std::size_t v = n.operands[j];
+                const bool input = v < e.num_inputs();
+                check_span(s.value[v], input && strides ? strides[v] : nullptr, dtype_size(e.value_dtype(v)));
+            }
         } catch (const Error& err) {
             fail(err.status(), node_label(e, k) + ": " + err.what());
         }
@@ -263,7 +285,7 @@ void assign_slots(FusedPlan& p) {
 FusedPlan plan_expression(const Expression& e, const Shape* inputs, const int64_t* const* strides,
                           const int64_t* out_strides) {
     const std::size_t root = e.output();
-    const Shapes shapes = resolve_nodes(e, inputs);
+    const Shapes shapes = resolve_nodes(e, inputs, strides);
     FusedPlan p;
     p.out = shapes.value[root];
     p.out_dtype = e.value_dtype(root);

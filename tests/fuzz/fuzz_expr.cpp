@@ -1,0 +1,275 @@
+// Fuzzes fused expressions through the C API: a random dtype, inputs of
+// random shapes (extents 0, 1, small, huge) and dtypes, random nodes (any
+// opcode, rule, axis and operand numbers, valid or not), a random output,
+// random input strides (padded, negative, zero) and output strides, planned
+// and executed whole, as tasks and in place. The oracle is the same graph run
+// node by node with bcast_op_* and materialised intermediates: every add_node
+// refusal must leave the graph as it was, a plan refusal must be a node's
+// refusal run alone (same status), and what runs must write the oracle's
+// bytes (any NaN matching any NaN) and nothing outside the output elements.
+#include <bcast/bcast.h>
+
+#include "fuzz_input.hpp"
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+using Dims = std::vector<int64_t>;
+constexpr unsigned char kCanary = 0xC5;
+constexpr int64_t kMaxElements = 4096;  // larger plans are planned, not run
+
+struct Value {
+    Dims dims, strides;        // strides empty: contiguous
+    bcast_dtype dtype = BCAST_DTYPE_F32;
+    std::vector<unsigned char> buf;
+    int64_t origin = 0;        // element (0,...,0) inside buf, in elements
+    const unsigned char* base() const { return buf.data() + origin * static_cast<int64_t>(bcast_dtype_size(dtype)); }
+};
+
+int64_t count_of(const Dims& d) {
+    int64_t n = 1;
+    for (int64_t e : d) {
+        if (e != 0 && n > kMaxElements / e) return kMaxElements + 1;
+        n *= e;
+    }
+    return n;
+}
+
+// Strides for dims (contiguous, padded or reversed) and a buffer of random
+// bytes that holds them.
+void lay_out(fuzz::Input& in, Value& v, bool random_strides) {
+    const std::size_t es = bcast_dtype_size(v.dtype);
+    v.strides.assign(v.dims.size(), 1);
+    for (int64_t d : v.dims) {
+        if (d == 0) return;  // nothing is read: any strides, no storage
+    }
+    int64_t step = 1;
+    for (std::size_t k = v.dims.size(); k-- > 0;) {
+        v.strides[k] = random_strides && in.chance(15) ? -step : step;
+        step *= v.dims[k] + (random_strides && in.chance(20) ? in.range(1, 2) : 0);
+    }
+    int64_t lo = 0, hi = 0;
+    for (std::size_t k = 0; k < v.dims.size(); ++k) {
+        if (v.dims[k] == 0) return;
+        const int64_t span = v.strides[k] * (v.dims[k] - 1);
+        (span < 0 ? lo : hi) += span;
+    }
+    v.origin = -lo;
+    v.buf.resize(static_cast<std::size_t>(hi - lo + 1) * es);
+    for (unsigned char& b : v.buf) b = in.byte();
+    if (v.dtype == BCAST_DTYPE_BOOL) {
+        for (unsigned char& b : v.buf) b &= 1;
+    }
+}
+
+bool is_nan(bcast_dtype dt, const unsigned char* p) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, p, bcast_dtype_size(dt));
+    switch (dt) {
+        case BCAST_DTYPE_F32: return (bits & 0x7F800000u) == 0x7F800000u && (bits & 0x7FFFFFu);
+        case BCAST_DTYPE_F64:
+            return (bits & 0x7FF0000000000000u) == 0x7FF0000000000000u && (bits & 0xFFFFFFFFFFFFFu);
+        case BCAST_DTYPE_F16: return (bits & 0x7C00u) == 0x7C00u && (bits & 0x3FFu);
+        case BCAST_DTYPE_BF16: return (bits & 0x7F80u) == 0x7F80u && (bits & 0x7Fu);
+        default: return false;
+    }
+}
+
+bool same_bytes(bcast_dtype dt, const std::vector<unsigned char>& a, const std::vector<unsigned char>& b) {
+    const std::size_t es = bcast_dtype_size(dt);
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i + es <= a.size(); i += es) {
+        if (std::memcmp(&a[i], &b[i], es) == 0) continue;
+        if (!(is_nan(dt, &a[i]) && is_nan(dt, &b[i]))) return false;
+    }
+    return true;
+}
+
+struct NodeSpec {
+    bcast_opcode op;
+    bcast_rule rule;
+    int64_t axis;
+    std::vector<size_t> operands;
+};
+
+// Runs the accepted nodes one by one; values[] gains each node's result
+// (contiguous). Returns the first refusal's status, or BCAST_OK.
+bcast_status run_unfused(const std::vector<NodeSpec>& nodes, std::vector<Value>& values,
+                         bool execute) {
+    for (std::size_t k = 0; k < nodes.size(); ++k) {
+        const NodeSpec& n = nodes[k];
+        const bcast_dtype dt = values[n.operands[n.op == BCAST_OP_SELECT ? 1 : 0]].dtype;
+        bcast_op* op = nullptr;
+        bcast_status st = bcast_op_create(n.op, dt, &op);
+        if (st == BCAST_OK) st = bcast_op_set_param(op, BCAST_PARAM_RULE, n.rule);
+        if (st == BCAST_OK) st = bcast_op_set_param(op, BCAST_PARAM_AXIS, n.axis);
+        std::vector<size_t> ranks;
+        std::vector<const int64_t*> dims, strides;
+        std::vector<const void*> data;
+        for (size_t v : n.operands) {
+            ranks.push_back(values[v].dims.size());
+            dims.push_back(values[v].dims.data());
+            strides.push_back(values[v].strides.empty() ? nullptr : values[v].strides.data());
+            data.push_back(values[v].base());
+        }
+        if (st == BCAST_OK) {
+            st = bcast_op_plan(op, n.operands.size(), ranks.data(), dims.data(), strides.data(), nullptr);
+        }
+        Value result;
+        if (st == BCAST_OK) {
+            int64_t od[BCAST_MAX_RANK];
+            size_t rank = 0;
+            FUZZ_CHECK(bcast_op_output_shape(op, BCAST_MAX_RANK, &rank, od) == BCAST_OK);
+            result.dims.assign(od, od + rank);
+            const bool boolean = n.op >= BCAST_OP_EQUAL && n.op <= BCAST_OP_LOGICAL_XOR;
+            result.dtype = boolean ? BCAST_DTYPE_BOOL : dt;
+            if (execute) {
+                result.buf.assign(static_cast<std::size_t>(count_of(result.dims)) * bcast_dtype_size(result.dtype) + 1, 0);
+                FUZZ_CHECK(bcast_op_execute(op, data.data(), result.buf.data()) == BCAST_OK);
+            }
+        }
+        bcast_op_destroy(op);
+        if (st != BCAST_OK) return st;
+        values.push_back(std::move(result));
+    }
+    return BCAST_OK;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    fuzz::Input in(data, size);
+    static const bcast_dtype kDtypes[] = {BCAST_DTYPE_F32, BCAST_DTYPE_F16, BCAST_DTYPE_I8,
+                                          BCAST_DTYPE_I32, BCAST_DTYPE_U16, BCAST_DTYPE_F64};
+    const bcast_dtype dt = in.pick(kDtypes);
+    const std::size_t num_inputs = static_cast<std::size_t>(in.range(1, 4));
+    bcast_expr* e = nullptr;
+    FUZZ_CHECK(bcast_expr_create(dt, num_inputs, &e) == BCAST_OK);
+    std::vector<Value> values(num_inputs);
+    for (std::size_t i = 0; i < num_inputs; ++i) {
+        values[i].dtype = dt;
+        if (in.chance(15)) {
+            values[i].dtype = BCAST_DTYPE_BOOL;
+            FUZZ_CHECK(bcast_expr_set_input_dtype(e, i, BCAST_DTYPE_BOOL) == BCAST_OK);
+        }
+        const std::size_t rank = static_cast<std::size_t>(in.range(0, 4));
+        for (std::size_t k = 0; k < rank; ++k) values[i].dims.push_back(fuzz::extent(in));
+    }
+    // Nodes: a refused add_node must leave the graph as it was.
+    std::vector<NodeSpec> nodes;
+    const std::size_t tries = static_cast<std::size_t>(in.range(1, 10));
+    for (std::size_t t = 0; t < tries; ++t) {
+        NodeSpec n;
+        n.op = static_cast<bcast_opcode>(in.chance(95) ? in.range(0, 38) : in.range(-2, 45));
+        n.rule = static_cast<bcast_rule>(in.chance(60) ? BCAST_RULE_NUMPY : in.range(0, 6));
+        n.axis = in.chance(70) ? -1 : in.range(-2, 4);
+        const std::size_t arity = static_cast<std::size_t>(in.range(1, 3));
+        for (std::size_t j = 0; j < arity; ++j) {
+            n.operands.push_back(static_cast<size_t>(in.range(0, static_cast<int64_t>(num_inputs + nodes.size()))));
+        }
+        size_t value = 12345;
+        const bcast_status st = bcast_expr_add_node(e, n.op, n.rule, n.axis, n.operands.size(),
+                                                    n.operands.data(), &value);
+        if (st == BCAST_OK) {
+            FUZZ_CHECK(value == num_inputs + nodes.size());
+            nodes.push_back(n);
+        } else {
+            FUZZ_CHECK(value == 12345);
+            FUZZ_CHECK(bcast_last_error()[0] != '\0');
+        }
+    }
+    if (nodes.empty()) {
+        const void* none[4] = {};
+        FUZZ_CHECK(bcast_expr_execute(e, none, nullptr) == BCAST_ERROR_INVALID_STATE);
+        bcast_expr_destroy(e);
+        return 0;
+    }
+    std::size_t output = num_inputs + nodes.size() - 1;
+    if (in.chance(20)) {
+        output = static_cast<std::size_t>(in.range(num_inputs, static_cast<int64_t>(output)));
+        FUZZ_CHECK(bcast_expr_set_output(e, output) == BCAST_OK);
+    }
+    const bool random_strides = in.chance(40);
+    bool small = true;
+    for (Value& v : values) {
+        small = small && count_of(v.dims) <= kMaxElements;
+        if (small) lay_out(in, v, random_strides);
+    }
+    std::vector<size_t> ranks;
+    std::vector<const int64_t*> dims, strides;
+    for (const Value& v : values) {
+        ranks.push_back(v.dims.size());
+        dims.push_back(v.dims.data());
+        strides.push_back(v.strides.empty() ? nullptr : v.strides.data());
+    }
+    const bcast_status planned = bcast_expr_plan(e, num_inputs, ranks.data(), dims.data(), strides.data(), nullptr);
+    std::vector<Value> oracle = values;
+    const bcast_status unfused = run_unfused(nodes, oracle, false);
+    if (planned != unfused) {
+        std::fprintf(stderr, "fused plan %d (%s), unfused %d\n", planned, bcast_last_error(), unfused);
+    }
+    FUZZ_CHECK(planned == unfused);
+    if (planned != BCAST_OK || !small) {
+        bcast_expr_destroy(e);
+        return 0;
+    }
+    bool runs = true;  // every node small enough to materialise
+    for (std::size_t v = num_inputs; v < oracle.size(); ++v) runs = runs && count_of(oracle[v].dims) <= kMaxElements;
+    if (!runs) {
+        bcast_expr_destroy(e);
+        return 0;
+    }
+    oracle = values;
+    FUZZ_CHECK(run_unfused(nodes, oracle, true) == BCAST_OK);
+    const bcast_dtype out_dt = oracle[output].dtype;
+    const int64_t n_out = count_of(oracle[output].dims);
+    const std::size_t out_bytes = static_cast<std::size_t>(n_out) * bcast_dtype_size(out_dt);
+    const std::vector<unsigned char> want(oracle[output].buf.begin(),
+                                          oracle[output].buf.begin() + static_cast<std::ptrdiff_t>(out_bytes));
+    std::vector<const void*> pointers;
+    for (const Value& v : values) pointers.push_back(v.base());
+    std::vector<unsigned char> got(out_bytes + 64, kCanary);
+    FUZZ_CHECK(bcast_expr_execute(e, pointers.data(), got.data() + 32) == BCAST_OK || n_out == 0);
+    for (std::size_t i = 0; i < 32; ++i) FUZZ_CHECK(got[i] == kCanary && got[32 + out_bytes + i] == kCanary);
+    const std::vector<unsigned char> fused(got.begin() + 32, got.begin() + 32 + static_cast<std::ptrdiff_t>(out_bytes));
+    // POW/ATAN2/LOGADDEXP on floats are within 2 ulp, not bit-exact between
+    // layouts (the header): a chain through one is only run, not compared.
+    bool exact = true;
+    for (std::size_t k = 0; k < nodes.size(); ++k) {
+        const bcast_opcode op = nodes[k].op;
+        const bool transcendental = op == BCAST_OP_POW || op == BCAST_OP_RPOW || op == BCAST_OP_ATAN2 ||
+                                    op == BCAST_OP_RATAN2 || op == BCAST_OP_LOGADDEXP;
+        const bcast_dtype t = oracle[num_inputs + k].dtype;
+        const bool floating = t == BCAST_DTYPE_F32 || t == BCAST_DTYPE_F64 || t == BCAST_DTYPE_F16 ||
+                              t == BCAST_DTYPE_BF16;
+        exact = exact && !(transcendental && floating);
+    }
+    if (!exact) {
+        bcast_expr_destroy(e);
+        return 0;
+    }
+    if (!same_bytes(out_dt, fused, want)) {
+        char text[8192];
+        bcast_expr_describe(e, text, sizeof text);
+        std::fprintf(stderr, "fused output differs from the ops run one by one:\n%s\n", text);
+        for (std::size_t i = 0; i < out_bytes; ++i) {
+            if (fused[i] != want[i]) {
+                std::fprintf(stderr, "first different byte %zu: %02x, want %02x\n", i, fused[i], want[i]);
+                break;
+            }
+        }
+    }
+    FUZZ_CHECK(same_bytes(out_dt, fused, want));
+    const std::size_t tasks = static_cast<std::size_t>(in.range(1, 9));
+    std::vector<unsigned char> split(out_bytes + 1, kCanary);
+    for (std::size_t t = tasks; t-- > 0;) {
+        FUZZ_CHECK(bcast_expr_execute_task(e, pointers.data(), split.data(), t, tasks) == BCAST_OK || n_out == 0);
+    }
+    split.resize(out_bytes);
+    FUZZ_CHECK(same_bytes(out_dt, split, want));
+    bcast_expr_destroy(e);
+    return 0;
+}
