@@ -498,8 +498,11 @@ BCAST_API bcast_status bcast_expr_set_output(bcast_expr* expr, size_t value) BCA
  * takes them (num_inputs must be the expression's). Each node is resolved as
  * it would be run alone, its placement composed through the chain: the output
  * shape and every refusal are those of the nodes run one by one (the message
- * names the node). Nodes the output does not use are still checked. On a
- * refusal the expression has no plan. */
+ * names the node). Nodes the output does not use are still checked. Beyond
+ * that, UNSUPPORTED where the chain reads its inputs along more than 16
+ * different placements or evaluates its nodes along more than 32 (a value used
+ * under two different broadcast placements counts twice). On a refusal the
+ * expression has no plan. */
 BCAST_API bcast_status bcast_expr_plan(bcast_expr* expr, size_t num_inputs, const size_t* ranks,
                                        const int64_t* const* dims,
                                        const int64_t* const* strides,

@@ -11,7 +11,9 @@ once per combination of input dtypes, at the first call with them; the
 function must not branch on values. A call plans for the arrays' shapes and
 strides (kept per layout, up to 16) and runs bcast_expr_execute: the result is
 exactly what the same ops give one by one (bcast's exactness rule), without
-the intermediate arrays.
+the intermediate arrays. Limits: 16 nodes, 16 inputs (arguments and distinct
+constants together), 16 placed reads of inputs and 32 placed evaluations of
+nodes (a value used under two different broadcast placements counts twice).
 """
 
 import ctypes
@@ -125,8 +127,11 @@ class _Trace:
                 raise ValueError("bcast.fuse: a symbol of another traced function")
             return value
         dtype = _BOOL if isinstance(value, (bool, np.bool_)) else self.data_dtype
-        const = _arrays.convert(value, dtype, False, "bcast.fuse constant")
-        self.consts.append(np.ascontiguousarray(const))
+        const = np.ascontiguousarray(_arrays.convert(value, dtype, False, "bcast.fuse constant"))
+        for k, seen in enumerate(self.consts):  # one input per distinct constant
+            if seen.dtype == const.dtype and seen.tobytes() == const.tobytes():
+                return Symbol(self, ("const", k), dtype)
+        self.consts.append(const)
         return Symbol(self, ("const", len(self.consts) - 1), dtype)
 
     def node(self, name, values, rule="numpy", axis=-1):
@@ -150,6 +155,22 @@ def traced_call(name, values, rule, axis, out, dtype, threads):
 
 def is_traced(values):
     return any(isinstance(v, Symbol) for v in values)
+
+
+class _Planned:
+    """A planned bcast_expr handle; destroyed when the last reference goes (a
+    call running on it holds one, so eviction from the cache never frees a
+    handle in use)."""
+
+    __slots__ = ("handle", "shape")
+
+    def __init__(self, handle, shape):
+        self.handle, self.shape = handle, shape
+
+    def __del__(self):
+        if self.handle and _c is not None:
+            _c["bcast_expr_destroy"](self.handle)
+            self.handle = None
 
 
 class _Built:
@@ -216,16 +237,13 @@ class _Built:
         except BaseException:
             _c["bcast_expr_destroy"](handle)
             raise
-        planned = (handle, tuple(shape[:rank.value]))
-        with self._lock:
-            self._plans[key] = planned
+        planned = _Planned(handle, tuple(shape[:rank.value]))
+        with self._lock:  # another thread may have planned the same layout meanwhile
+            planned = self._plans.setdefault(key, planned)
+            self._plans.move_to_end(key)
             while len(self._plans) > 16:
-                _c["bcast_expr_destroy"](self._plans.popitem(last=False)[1][0])
+                self._plans.popitem(last=False)  # freed when no call holds it
         return planned
-
-    def __del__(self):
-        for handle, _ in getattr(self, "_plans", {}).values():
-            _c["bcast_expr_destroy"](handle)
 
 
 class Fused:
@@ -254,7 +272,7 @@ class Fused:
                 else:
                     target = data if data is not None else np.asarray(a).dtype
                 a = _arrays.convert(a, target, False, "bcast.fuse argument %d" % i)
-            prepared.append(a)
+            prepared.append(_arrays._usable(a))  # native, aligned, whole-element strides
         dtypes = tuple(a.dtype for a in prepared)
         with self._lock:
             built = self._built.get(dtypes)
@@ -269,27 +287,29 @@ class Fused:
         out_strides = None
         if out is not None:
             _arrays.check_out(out, built.out_dtype, "bcast.fuse")
+            if any(s % out.itemsize for s in out.strides):
+                raise ValueError("bcast.fuse: out's strides %s are not whole elements" % (out.strides,))
             out_strides = tuple(s // out.itemsize for s in out.strides)
-        handle, shape = built.handle_for(inputs, out_strides)
+        planned = built.handle_for(inputs, out_strides)
         if out is None:
-            out = np.empty(shape, built.out_dtype)
+            out = np.empty(planned.shape, built.out_dtype)
         else:
-            _arrays.check_out_shape(out, shape, "bcast.fuse")
+            _arrays.check_out_shape(out, planned.shape, "bcast.fuse")
         pointers = (c_void_p * len(inputs))(*[data_address(a) for a in inputs])
         if threads is None:
-            check(_c["bcast_expr_execute"](handle, pointers, data_address(out)))
+            check(_c["bcast_expr_execute"](planned.handle, pointers, data_address(out)))
         else:
-            check(_c["bcast_expr_execute_pool"](handle, pointers, data_address(out),
+            check(_c["bcast_expr_execute_pool"](planned.handle, pointers, data_address(out),
                                                 pool_handle(threads, "bcast.fuse")))
         return out
 
     def explain(self, *arrays):
         """The fused plan for these arrays, as a dict (bcast_expr_describe)."""
         built, inputs = self._prepare(arrays)
-        handle, _ = built.handle_for(inputs)
-        size = _c["bcast_expr_describe"](handle, None, 0)
+        planned = built.handle_for(inputs)
+        size = _c["bcast_expr_describe"](planned.handle, None, 0)
         buf = ctypes.create_string_buffer(size + 1)
-        _c["bcast_expr_describe"](handle, buf, size + 1)
+        _c["bcast_expr_describe"](planned.handle, buf, size + 1)
         return json.loads(buf.value.decode())
 
 

@@ -175,6 +175,17 @@ std::size_t widest_element(const FusedPlan& p) {
     return widest;
 }
 
+// Elements per block when `slots` slots share the scratch, each holding a
+// block and `period` elements more of `widest` bytes, in whole lines: a
+// multiple of 64 up to kMaxBlock, or 0 when not even 64 fit.
+std::size_t block_for(std::size_t slots, std::size_t widest, std::size_t period) {
+    if (slots == 0) return kMaxBlock;
+    const std::size_t share = kScratchBytes / slots / 64 * 64;  // whole lines per slot
+    const std::size_t elems = share / widest;
+    if (elems < period + 64) return 0;
+    return std::min(kMaxBlock, (elems - period) / 64 * 64);
+}
+
 // A short inner row that some leaves repeat along the next loop, while the
 // output and the other leaves run on or stay constant, merges with that loop
 // into one line; the repeating leaves become patterns (fused_execute.cpp).
@@ -197,8 +208,7 @@ void merge_patterns(FusedPlan& p) {
     }
     if (!any) return;
     // Every slot must still hold a 64-element block and a period more.
-    const std::size_t most_slots = p.num_leaves + p.num_steps;
-    if (most_slots * (64 + static_cast<std::size_t>(period)) * widest_element(p) > kScratchBytes) {
+    if (block_for(p.num_leaves + p.num_steps, widest_element(p), static_cast<std::size_t>(period)) == 0) {
         return;
     }
     for (std::size_t l = 0; l < out; ++l) {
@@ -266,13 +276,9 @@ void assign_slots(FusedPlan& p) {
     const std::size_t widest = widest_element(p);
     std::size_t longest_period = 0;
     for (std::size_t l = 0; l < p.num_leaves; ++l) longest_period = std::max(longest_period, p.leaf_period[l]);
-    // Slots of block + longest_period elements; the block a multiple of 64.
-    std::size_t block = kMaxBlock;
-    if (slots > 0) {
-        const std::size_t per_slot = kScratchBytes / slots / widest;
-        block = std::min(block, per_slot > longest_period ? (per_slot - longest_period) / 64 * 64 : 0);
-    }
-    p.block = std::max<std::size_t>(block, 64);
+    // Slots of block + longest_period elements, in whole lines; the block a
+    // multiple of 64 (merge_patterns made sure one fits).
+    p.block = block_for(slots, widest, longest_period);
     p.slot_bytes = ((p.block + longest_period) * widest + 63) / 64 * 64;
     if (p.num_slots * p.slot_bytes > kScratchBytes) {
         fail(BCAST_ERROR_INTERNAL, "fused plan: " + std::to_string(p.num_slots) + " slots of " +

@@ -411,6 +411,40 @@ TEST_CASE("per-channel parameters of an NHWC tensor become patterns over one lin
     }
 }
 
+// Found in review: slots rounded up to whole lines overflowed the scratch
+// for some periods (49, 50, 113 with f64), and a valid chain was refused.
+TEST_CASE("slots of any period fit the scratch", "[fuse]") {
+    for (const int64_t period : {48, 49, 50, 64, 113, 200, 256}) {
+        fuse::Expression e(BCAST_DTYPE_F64, 2);
+        std::size_t ops[2] = {0, 1};
+        const std::size_t mul = e.add_node(BCAST_OP_MUL, BCAST_RULE_NUMPY, -1, 2, ops);
+        const std::size_t add = e.add_node(BCAST_OP_ADD, BCAST_RULE_NUMPY, -1, 2, ops);
+        const std::size_t sub = e.add_node(BCAST_OP_SUB, BCAST_RULE_NUMPY, -1, 2, ops);
+        const std::size_t max = e.add_node(BCAST_OP_MAX, BCAST_RULE_NUMPY, -1, 2, ops);
+        ops[0] = mul, ops[1] = add;
+        const std::size_t left = e.add_node(BCAST_OP_ADD, BCAST_RULE_NUMPY, -1, 2, ops);
+        ops[0] = sub, ops[1] = max;
+        const std::size_t right = e.add_node(BCAST_OP_ADD, BCAST_RULE_NUMPY, -1, 2, ops);
+        ops[0] = left, ops[1] = right;
+        e.add_node(BCAST_OP_ADD, BCAST_RULE_NUMPY, -1, 2, ops);
+        Shape x, row;
+        x.rank = 2, x.dims = {64, period};
+        row.rank = 1, row.dims = {period};
+        std::vector<Layout> in{contiguous(x), contiguous(row)};
+        std::mt19937_64 rng(static_cast<unsigned>(period));
+        std::vector<Bytes> data;
+        for (const Layout& l : in) data.push_back(bcast_test::random_elems(BCAST_DTYPE_F64, l.elements, rng));
+        INFO("period " << period);
+        const fuse::FusedPlan p = fuse::plan_expression(e, std::vector<Shape>{x, row}.data(), nullptr, nullptr);
+        CHECK(p.num_slots * p.slot_bytes <= fuse::kScratchBytes);
+        Bytes want(static_cast<std::size_t>(64 * period) * 8, 0);
+        std::string why;
+        REQUIRE(run_unfused(e, in, data, contiguous(x), want, why) == BCAST_OK);
+        CHECK(bcast_test::mismatch(BCAST_DTYPE_F64, run_fused(e, in, data, contiguous(x), Bytes(want.size(), 0)),
+                                   want) == "");
+    }
+}
+
 TEST_CASE("a node used along two placements is evaluated once per placement", "[fuse]") {
     // t = a + b over (4); y = t(4) [PDPD axis 0 into (4,3)]  ... with t placed
     // along axis 1 by NUMPY in another use: y = (x(4,4) + t) * t' where t' is t

@@ -79,3 +79,25 @@ def test_explain_shows_one_fused_pass():
     assert plan["kernel"] == "fused"
     assert [n["op"] for n in plan["nodes"]] == ["SUB", "MUL", "MUL", "ADD"]
     assert plan["output_shape"] == [2, 8, 5, 7]
+
+
+def test_arrays_the_library_cannot_read_in_place_are_copied():
+    x = rand((5, 6))
+    y = rand((6,))
+    f = bcast.fuse(lambda x, y: x * y + x)
+    want = f(x, y)
+    np.testing.assert_array_equal(f(x.astype(">f4"), y), want)  # byte-swapped
+    packed = np.zeros(6, dtype=[("f", "<f4"), ("a", "u2")])  # 6-byte records
+    packed["f"] = y
+    np.testing.assert_array_equal(f(x, packed["f"][::-1][::-1]), want)
+
+
+def test_repeated_constants_share_one_input():
+    # 20 uses of the constants 2 and 1: more than 16 inputs if each were one.
+    poly = bcast.fuse(lambda x: ((((((((x * 2 + 1) * 2 + 1) * 2 + 1) * 2 + 1) * 2 + 1) * 2 + 1)
+                                   * 2 + 1) * 2 + 1))
+    x = np.arange(-4, 4, dtype="i4")
+    want = x
+    for _ in range(8):
+        want = want * 2 + 1
+    np.testing.assert_array_equal(poly(x), want)
