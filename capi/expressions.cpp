@@ -3,7 +3,6 @@
 #include "handles.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 namespace {
 
@@ -92,19 +91,8 @@ bcast_status bcast_expr_execute_pool(const bcast_expr* expr, const void* const* 
 
 size_t bcast_expr_describe(const bcast_expr* expr, char* buf, size_t size) noexcept {
     if (!expr) return 0;
-    try {
-        const std::string text = expr->impl.describe();
-        if (buf && size > 0) {
-            const std::size_t n = std::min(size - 1, text.size());
-            std::memcpy(buf, text.data(), n);
-            buf[n] = '\0';
-        }
-        return text.size();
-    } catch (...) {
-        bcast::capi::set_last_error("out of memory while describing the expression");
-        if (buf && size > 0) buf[0] = '\0';
-        return 0;
-    }
+    return bcast::capi::describe_into([&] { return expr->impl.describe(); }, buf, size,
+                                         "out of memory while describing the expression");
 }
 
 void bcast_expr_destroy(bcast_expr* expr) noexcept { delete expr; }

@@ -4,6 +4,9 @@
 
 #include "core/error.hpp"
 
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
 #include <new>
 #include <string>
 
@@ -28,6 +31,26 @@ bcast_status guarded(Body&& body) noexcept {
     } catch (...) {
         set_last_error("unknown internal error");
         return BCAST_ERROR_INTERNAL;
+    }
+}
+
+// snprintf-like: describe() into buf (at most size bytes with the NUL), the
+// full length returned; 0, "" and the message `oom` (a literal: nothing may
+// allocate here) as the last error when it runs out of memory.
+template <class Describe>
+std::size_t describe_into(Describe&& describe, char* buf, std::size_t size, const char* oom) noexcept {
+    try {
+        const std::string text = describe();
+        if (buf && size > 0) {
+            const std::size_t n = std::min(size - 1, text.size());
+            std::memcpy(buf, text.data(), n);
+            buf[n] = '\0';
+        }
+        return text.size();
+    } catch (...) {
+        set_last_error(oom);
+        if (buf && size > 0) buf[0] = '\0';
+        return 0;
     }
 }
 

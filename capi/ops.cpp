@@ -81,19 +81,8 @@ bcast_status bcast_op_execute(const bcast_op* op, const void* const* inputs,
 
 size_t bcast_op_describe(const bcast_op* op, char* buf, size_t size) noexcept {
     if (!op) return 0;
-    try {
-        const std::string text = op->impl.describe();
-        if (buf && size > 0) {
-            const std::size_t n = std::min(size - 1, text.size());
-            std::memcpy(buf, text.data(), n);
-            buf[n] = '\0';
-        }
-        return text.size();
-    } catch (...) {
-        bcast::capi::set_last_error("out of memory while describing the op");
-        if (buf && size > 0) buf[0] = '\0';
-        return 0;
-    }
+    return bcast::capi::describe_into([&] { return op->impl.describe(); }, buf, size,
+                                         "out of memory while describing the op");
 }
 
 void bcast_op_destroy(bcast_op* op) noexcept { delete op; }

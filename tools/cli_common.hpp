@@ -51,6 +51,15 @@ struct PoolHandle {
     ~PoolHandle() { bcast_pool_destroy(pool); }
 };
 
+// A bcast_expr for `bcast plan --node`.
+struct ExprHandle {
+    bcast_expr* expr = nullptr;
+    ExprHandle() = default;
+    ExprHandle(const ExprHandle&) = delete;
+    ExprHandle& operator=(const ExprHandle&) = delete;
+    ~ExprHandle() { bcast_expr_destroy(expr); }
+};
+
 // bcast_op_describe as a string ("" on a describe failure).
 std::string describe(const bcast_op* op);
 

@@ -100,6 +100,8 @@ Options parse_options(int argc, char** argv, int first, unsigned groups) {
             if (o.out_path.empty()) usage_error("--out needs a file name");
         } else if (accepts(kSecondsOption) && name == "--seconds") {
             o.seconds = parse_seconds(take_value());
+        } else if (accepts(kNodeOption) && name == "--node") {
+            o.nodes.push_back(take_value());
         } else if (accepts(kThreadsOption) && name == "--threads") {
             o.threads = parse_threads(take_value());
         } else {
@@ -107,6 +109,11 @@ Options parse_options(int argc, char** argv, int first, unsigned groups) {
         }
     }
     if (o.help || !accepts(kExpandOptions)) return o;
+    if (!o.nodes.empty()) {  // a fused expression: each node has its own rule
+        if (o.have_rule || o.have_expand || o.have_op || o.have_axis)
+            usage_error("--node takes its op, rule and axis in its own value, not --op/--rule/--axis/--expand");
+        return o;
+    }
     if (o.have_rule && o.have_expand) usage_error("give either --rule or --expand, not both");
     if (!o.have_rule && !o.have_expand)
         usage_error("missing --rule RULE (or --expand MODE)");

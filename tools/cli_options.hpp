@@ -18,6 +18,7 @@ enum OptionGroup : unsigned {
     kOutOption = 1u << 5,      // --out
     kSecondsOption = 1u << 6,  // --seconds
     kThreadsOption = 1u << 7,  // --threads
+    kNodeOption = 1u << 8,     // --node (repeatable): a fused expression instead of --rule
 };
 
 struct Options {
@@ -37,6 +38,7 @@ struct Options {
     std::string out_path;
     double seconds = 1.0;
     std::size_t threads = 1;  // --threads: 1 the calling thread, 0 every CPU we may use
+    std::vector<std::string> nodes;  // --node OP:V,V[:RULE[:AXIS]], in order
     std::vector<std::string> args;  // positional arguments, in order
     bool help = false;
 };

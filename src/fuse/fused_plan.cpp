@@ -339,11 +339,7 @@ FusedPlan plan_expression(const Expression& e, const Shape* inputs, const int64_
     merge_patterns(p);
     assign_slots(p);
 
-    uint64_t touched = 0;  // as a single op's plan counts it
-    for (std::size_t o = 0; o <= out; ++o) {
-        const uint64_t bytes = static_cast<uint64_t>(p.hi_byte[o]) - static_cast<uint64_t>(p.lo_byte[o]);
-        touched = bytes > UINT64_MAX - touched ? UINT64_MAX : touched + bytes;
-    }
+    const uint64_t touched = plan::touched_bytes(p.lo_byte.data(), p.hi_byte.data(), out + 1);
     p.stream = touched >= kernels::stream_threshold_bytes();
     p.stream_split = touched >= kernels::split_stream_threshold_bytes();
     return p;

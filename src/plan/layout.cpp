@@ -97,4 +97,14 @@ bool same_layout(const Shape& out, const AlignedStrides& aligned, std::size_t a,
     return true;
 }
 
+uint64_t touched_bytes(const int64_t* lo, const int64_t* hi, std::size_t count) {
+    uint64_t touched = 0;
+    for (std::size_t o = 0; o < count; ++o) {
+        // hi >= lo; unsigned, since the difference may exceed int64_t.
+        const uint64_t bytes = static_cast<uint64_t>(hi[o]) - static_cast<uint64_t>(lo[o]);
+        touched = bytes > UINT64_MAX - touched ? UINT64_MAX : touched + bytes;
+    }
+    return touched;
+}
+
 }  // namespace bcast::plan

@@ -34,6 +34,10 @@ void check_output_does_not_self_overlap(const Shape& out, const AlignedStrides& 
 void byte_range(const Shape& out, const AlignedStrides& aligned, std::size_t operand,
                 std::size_t elem_size, int64_t& lo, int64_t& hi);
 
+// What operands [0, count) touch together, each its [lo, hi) once: the
+// bytes the streaming decision weighs. Saturating: any sum that large streams.
+uint64_t touched_bytes(const int64_t* lo, const int64_t* hi, std::size_t count);
+
 // Whether operands a and b step alike along every axis of extent > 1.
 bool same_layout(const Shape& out, const AlignedStrides& aligned, std::size_t a, std::size_t b);
 

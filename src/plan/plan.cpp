@@ -207,13 +207,7 @@ Plan build_plan(const PlanRequest& rq, const rules::Resolution& res) {
     choose_inner_kernel(p);
     // Every operand's touched bytes once (a broadcast input counts its own
     // size): what the op moves through the cache.
-    uint64_t touched = 0;
-    for (std::size_t o = 0; o <= out_op; ++o) {
-        // hi >= lo; unsigned, since the difference may exceed int64_t, and
-        // saturating: any sum that large streams.
-        const uint64_t bytes = static_cast<uint64_t>(p.hi_byte[o]) - static_cast<uint64_t>(p.lo_byte[o]);
-        touched = bytes > UINT64_MAX - touched ? UINT64_MAX : touched + bytes;
-    }
+    const uint64_t touched = touched_bytes(p.lo_byte.data(), p.hi_byte.data(), out_op + 1);
     p.stream = touched >= kernels::stream_threshold_bytes();
     p.stream_split = touched >= kernels::split_stream_threshold_bytes();
     return p;

@@ -1,8 +1,9 @@
 // Fuzzes fused expressions through the C API: a random dtype, inputs of
-// random shapes (extents 0, 1, small, huge) and dtypes, random nodes (any
-// opcode, rule, axis and operand numbers, valid or not), a random output,
-// random input strides (padded, negative, zero) and output strides, planned
-// and executed whole, as tasks and in place. The oracle is the same graph run
+// random shapes (extents 0, 1, small, huge; sometimes a shared long inner
+// axis, so lines span blocks) and dtypes, random nodes (any opcode, rule,
+// axis and operand numbers, valid or not), a random output, random input
+// strides (padded, reversed), planned and executed whole, as tasks and in
+// place on input 0. The oracle is the same graph run
 // node by node with bcast_op_* and materialised intermediates: every add_node
 // refusal must leave the graph as it was, a plan refusal must be a node's
 // refusal run alone (same status), and what runs must write the oracle's
@@ -19,7 +20,7 @@ namespace {
 
 using Dims = std::vector<int64_t>;
 constexpr unsigned char kCanary = 0xC5;
-constexpr int64_t kMaxElements = 4096;  // larger plans are planned, not run
+constexpr int64_t kMaxElements = 1 << 13;  // larger plans are planned, not run
 
 struct Value {
     Dims dims, strides;        // strides empty: contiguous
@@ -59,7 +60,13 @@ void lay_out(fuzz::Input& in, Value& v, bool random_strides) {
     }
     v.origin = -lo;
     v.buf.resize(static_cast<std::size_t>(hi - lo + 1) * es);
-    for (unsigned char& b : v.buf) b = in.byte();
+    uint64_t state = in.u64() | 1;  // the data: xorshift from one input word
+    for (unsigned char& b : v.buf) {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        b = static_cast<unsigned char>(state >> 56);
+    }
     if (v.dtype == BCAST_DTYPE_BOOL) {
         for (unsigned char& b : v.buf) b &= 1;
     }
@@ -157,6 +164,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         }
         const std::size_t rank = static_cast<std::size_t>(in.range(0, 4));
         for (std::size_t k = 0; k < rank; ++k) values[i].dims.push_back(fuzz::extent(in));
+    }
+    // Sometimes one long innermost axis that the inputs share or broadcast:
+    // lines that span several blocks (and patterns several periods).
+    if (in.chance(30)) {
+        const int64_t line = in.range(60, 1100);
+        for (Value& v : values) {
+            if (!v.dims.empty()) v.dims.back() = in.chance(70) ? line : 1;
+        }
     }
     // Nodes: a refused add_node must leave the graph as it was.
     std::vector<NodeSpec> nodes;
@@ -268,8 +283,28 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (std::size_t t = tasks; t-- > 0;) {
         FUZZ_CHECK(bcast_expr_execute_task(e, pointers.data(), split.data(), t, tasks) == BCAST_OK || n_out == 0);
     }
+    FUZZ_CHECK(split[out_bytes] == kCanary);
     split.resize(out_bytes);
     FUZZ_CHECK(same_bytes(out_dt, split, want));
+    // In place on input 0 where it is laid out as the output: either refused
+    // (it is also read along another placement) with nothing written, or
+    // the same bytes.
+    const Value& first = values[0];
+    bool natural = first.dtype == out_dt && first.dims == oracle[output].dims && n_out > 0;
+    int64_t step = 1;
+    for (std::size_t k = first.dims.size(); natural && k-- > 0;) {
+        natural = first.strides[k] == step || first.dims[k] == 1;
+        step *= first.dims[k];
+    }
+    if (natural) {
+        std::vector<unsigned char> io(first.base(), first.base() + out_bytes);
+        const std::vector<unsigned char> before = io;
+        std::vector<const void*> in_place = pointers;
+        in_place[0] = io.data();
+        const bcast_status st = bcast_expr_execute(e, in_place.data(), io.data());
+        FUZZ_CHECK(st == BCAST_OK || st == BCAST_ERROR_INVALID_ARGUMENT);
+        FUZZ_CHECK(st == BCAST_OK ? same_bytes(out_dt, io, want) : io == before);
+    }
     bcast_expr_destroy(e);
     return 0;
 }
