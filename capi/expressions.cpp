@@ -2,7 +2,6 @@
 #include "guard.hpp"
 #include "handles.hpp"
 
-#include <algorithm>
 
 namespace {
 
@@ -47,16 +46,8 @@ bcast_status bcast_expr_plan(bcast_expr* expr, size_t num_inputs, const size_t* 
 bcast_status bcast_expr_output_shape(const bcast_expr* expr, size_t capacity, size_t* rank,
                                      int64_t* dims) noexcept {
     return bcast::capi::guarded([&] {
-        const bcast::Shape& out = checked_expr(expr)->impl.planned().out;
-        if (!rank) fail(BCAST_ERROR_INVALID_ARGUMENT, "rank is NULL");
-        if (out.rank > capacity) {
-            fail(BCAST_ERROR_INVALID_ARGUMENT, "capacity " + std::to_string(capacity) +
-                                                   " is below the output rank " +
-                                                   std::to_string(out.rank));
-        }
-        if (!dims && out.rank > 0) fail(BCAST_ERROR_INVALID_ARGUMENT, "dims is NULL");
-        std::copy(out.dims.begin(), out.dims.begin() + static_cast<std::ptrdiff_t>(out.rank), dims);
-        *rank = out.rank;
+        bcast::capi::write_output_shape(checked_expr(expr)->impl.planned().out, capacity, rank,
+                                        dims);
     });
 }
 

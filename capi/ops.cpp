@@ -4,9 +4,6 @@
 #include "core/op_info.hpp"
 #include "handles.hpp"
 
-#include <algorithm>
-#include <cstring>
-
 namespace {
 
 using bcast::fail;
@@ -61,16 +58,7 @@ bcast_status bcast_op_plan_to(bcast_op* op, size_t num_inputs, const size_t* ran
 bcast_status bcast_op_output_shape(const bcast_op* op, size_t capacity, size_t* rank,
                                    int64_t* dims) noexcept {
     return bcast::capi::guarded([&] {
-        const bcast::Shape& out = checked(op)->impl.planned().out;
-        if (!rank) fail(BCAST_ERROR_INVALID_ARGUMENT, "rank is NULL");
-        if (out.rank > capacity) {
-            fail(BCAST_ERROR_INVALID_ARGUMENT, "capacity " + std::to_string(capacity) +
-                                                   " is below the output rank " +
-                                                   std::to_string(out.rank));
-        }
-        if (!dims && out.rank > 0) fail(BCAST_ERROR_INVALID_ARGUMENT, "dims is NULL");
-        std::copy(out.dims.begin(), out.dims.begin() + static_cast<std::ptrdiff_t>(out.rank), dims);
-        *rank = out.rank;
+        bcast::capi::write_output_shape(checked(op)->impl.planned().out, capacity, rank, dims);
     });
 }
 
