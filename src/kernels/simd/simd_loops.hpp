@@ -404,10 +404,12 @@ void sv(std::size_t n, const void* x, const void* y, void* out, bool stream) {
 }
 
 // out[i] = x[i] op y[i % period] (PatternIsX: x[i % period] op y[i]).
-// RowPattern: the period is a row that the 2-D walker repeats (prefetched).
-template <class E, bool PatternIsX, bool RowPattern = false>
-void periodic(std::size_t n, std::size_t period, const void* x, const void* y, void* out,
-              bool stream) {
+// row_pattern: the period is a row that the 2-D walker repeats, whose
+// running operand a streamed run prefetches (RepeatedRowPeriodicSource).
+// Only that streamed, aligned body differs, so only it is built twice.
+template <class E, bool PatternIsX>
+void periodic_run(std::size_t n, std::size_t period, const void* x, const void* y, void* out,
+                  bool stream, bool row_pattern) {
     if (n == 0 || period == 0) return;
     const auto* full = in_ptr<typename E::In>(PatternIsX ? y : x);
     const auto* pat = in_ptr<typename E::In>(PatternIsX ? x : y);
@@ -423,13 +425,23 @@ void periodic(std::size_t n, std::size_t period, const void* x, const void* y, v
         return;
     }
     const Pattern<E> pattern(pat, period, n);
-    if constexpr (RowPattern) {
-        RepeatedRowPeriodicSource<E, PatternIsX> src{{full, &pattern}};
-        run<E>(n, stream, out, src);
-    } else {
-        PeriodicSource<E, PatternIsX> src{full, &pattern};
-        run<E>(n, stream, out, src);
+    if constexpr (E::kCanStream) {
+        if (row_pattern && stream) {
+            RepeatedRowPeriodicSource<E, PatternIsX> src{{full, &pattern}};
+            if (drive_aligned<E, true>(n, o, src)) {
+                E::fence();
+                return;
+            }
+        }
     }
+    PeriodicSource<E, PatternIsX> src{full, &pattern};
+    run<E>(n, stream, out, src);
+}
+
+template <class E, bool PatternIsX>
+void periodic(std::size_t n, std::size_t period, const void* x, const void* y, void* out,
+              bool stream) {
+    periodic_run<E, PatternIsX>(n, period, x, y, out, stream, false);
 }
 
 template <class T>
@@ -678,8 +690,8 @@ void rows2d(std::size_t rows, std::size_t n, const void* x, std::ptrdiff_t x_row
         const bool x_repeats = LeftForms && x_row == 0 && y_row == row_n;
         if (rows >= tuning::kMinRepeatedRows && out_row == row_n && (y_repeats || x_repeats) &&
             fits_pattern<E>(n)) {
-            if (y_repeats) periodic<E, false, true>(rows * n, n, x, y, out, stream);
-            else if constexpr (LeftForms) periodic<E, true, true>(rows * n, n, x, y, out, stream);
+            if (y_repeats) periodic_run<E, false>(rows * n, n, x, y, out, stream, true);
+            else if constexpr (LeftForms) periodic_run<E, true>(rows * n, n, x, y, out, stream, true);
             return;
         }
     }
