@@ -4,7 +4,7 @@
 //  - every slot an ISA fills (vv, vs, sv, periodic, 2-D rows, copy, fill),
 //  - lengths 0 to 2 vector widths + 1 and a few long ones, operands 64-byte
 //    aligned and one element off, in place into either input,
-//  - periods 1..16 around multiples of the pattern length,
+//  - periods 1..16 around multiples of the pattern length, and longer ones,
 //  - the non-temporal store path (a test-only threshold of one byte),
 //  - no byte written outside the output,
 // plus dispatch (caps, the merged table, plans keeping their kernels) and
@@ -212,14 +212,30 @@ void check_binary_slots(const Pair& pr, std::mt19937_64& rng) {
     }
 }
 
+// Periods 1..16, then longer ones around the widened halves' block
+// (simd_widened.hpp: periods up to a block are widened once, longer ones per
+// block, wrapping).
+std::vector<std::size_t> periods() {
+    constexpr std::size_t kBlock = bcast::kernels::tuning::kWidenedBlock;
+    std::vector<std::size_t> ps;
+    for (std::size_t p = 1; p <= 16; ++p) ps.push_back(p);
+    for (std::size_t p : {std::size_t{100}, kBlock - 1, kBlock, kBlock + 1, kBlock * 3 / 2}) {
+        ps.push_back(p);
+    }
+    return ps;
+}
+
 void check_periodic_slots(const Pair& pr, std::mt19937_64& rng) {
     for (bool pattern_x : {false, true}) {
         const auto fast = pattern_x ? pr.fast->periodic_x : pr.fast->periodic_y;
         const auto port = pattern_x ? pr.port->periodic_x : pr.port->periodic_y;
         if (!fast) continue;
-        for (std::size_t period = 1; period <= 16; ++period) {
+        for (std::size_t period : periods()) {
             const Bytes pattern = random_elems(pr.dt, period, rng);
-            for (std::size_t n : periodic_lengths(period, pr.es)) {
+            const std::vector<std::size_t> ns =
+                period <= 16 ? periodic_lengths(period, pr.es)
+                             : std::vector<std::size_t>{period - 1, 3 * period + 7};
+            for (std::size_t n : ns) {
                 INFO((pattern_x ? "periodic_x" : "periodic_y") << " period=" << period
                                                                << " n=" << n);
                 const Bytes full = random_elems(pr.dt, n, rng);
@@ -498,6 +514,27 @@ TEST_CASE("the SIMD tables fill the ops they are meant to", "[simd]") {
         CHECK(own(BCAST_OP_FMOD, BCAST_DTYPE_F32) == nullptr);
         CHECK(own(BCAST_OP_DIV, BCAST_DTYPE_I32) == nullptr);
         if (isa != "sse2") CHECK(own(BCAST_OP_ADD, BCAST_DTYPE_F16) != nullptr);
+        // Half floats: every walker per op, but the vector transcendentals
+        // run their f32 kernels over widened blocks (simd_widened.hpp),
+        // without 2-D forms.
+        for (bcast_dtype dt : {BCAST_DTYPE_F16, BCAST_DTYPE_BF16}) {
+            if (dt == BCAST_DTYPE_F16 && isa == "sse2") continue;  // no F16C
+            INFO(bcast::dtype_name(dt));
+            for (bcast_opcode op : {BCAST_OP_ADD, BCAST_OP_MAX, BCAST_OP_MEAN, BCAST_OP_DIV}) {
+                INFO(pair_name(op, dt));
+                REQUIRE(own(op, dt) != nullptr);
+                CHECK(own(op, dt)->vv2d != nullptr);
+            }
+            for (bcast_opcode op : {BCAST_OP_ATAN2, BCAST_OP_LOGADDEXP}) {
+                INFO(pair_name(op, dt));
+                REQUIRE(own(op, dt) != nullptr);
+                CHECK(own(op, dt)->vs != nullptr);
+                CHECK(own(op, dt)->sv != nullptr);
+                CHECK(own(op, dt)->periodic_x != nullptr);
+                CHECK(own(op, dt)->vv2d == nullptr);
+                CHECK(own(op, dt)->vs2d == nullptr);
+            }
+        }
     }
     CHECK(bcast::kernels::isa_own_kernels("scalar", BCAST_OP_ADD, BCAST_DTYPE_F32) == nullptr);
     CHECK(bcast::kernels::isa_own_kernels("bogus", BCAST_OP_ADD, BCAST_DTYPE_F32) == nullptr);

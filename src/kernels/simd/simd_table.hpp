@@ -7,8 +7,8 @@
 // everything) are the portable ones; dispatch merges.
 //
 // Vectorised: every pair op_info lists whose op is kVectorized for the
-// compute type, the transcendentals where simd_vector_math.hpp says,
-// and COPY. Left portable: integer / // % fmod, remainder, shifts, integer
+// compute type, the transcendentals where simd_vector_math.hpp says
+// (of f16 and bf16 through their f32 kernels: simd_widened.hpp), and COPY. Left portable: integer / // % fmod, remainder, shifts, integer
 // pow (no vector instruction, or built on C's fmod), the transcendentals
 // elsewhere, SELECT, and every op's strided / n-ary kernel.
 #pragma once
@@ -20,6 +20,7 @@
 #include "kernels/simd/simd_loops.hpp"
 #include "kernels/simd/simd_lanes.hpp"
 #include "kernels/simd/simd_vector_math.hpp"
+#include "kernels/simd/simd_widened.hpp"
 
 #include <bcast/bcast.h>
 
@@ -55,14 +56,41 @@ inline constexpr OpKernels kBinaryKernels = make_binary_kernels<Isa, Op, Codec, 
 // The kernels of Op for dtype DT through Codec, if op_info lists the pair
 // and Op has a vector form for the codec's compute type on this ISA.
 template <class Isa, class Op, class Codec, bcast_dtype DT>
-const OpKernels* binary_entry() {
+constexpr bool vectorizes() {
     using T = typename Codec::Compute;
-    constexpr bool fits = lanes::supports<Op>(DT) && Op::template kVectorized<T> &&
-                          kVectorMathPays<Op::kMath, T, typename Isa::arch> &&
-                          (!Op::kComparison || Codec::kCompares);
+    return lanes::supports<Op>(DT) && Op::template kVectorized<T> &&
+           kVectorMathPays<Op::kMath, T, typename Isa::arch> &&
+           (!Op::kComparison || Codec::kCompares);
+}
+
+template <class Isa, class Op, class Codec, bcast_dtype DT>
+const OpKernels* binary_entry() {
     constexpr bool left_forms = exchanged_op(Op::kOp, DT) < 0;
-    if constexpr (fits) return &kBinaryKernels<Isa, Op, Codec, left_forms>;
+    if constexpr (vectorizes<Isa, Op, Codec, DT>()) return &kBinaryKernels<Isa, Op, Codec, left_forms>;
     else return nullptr;
+}
+
+// Half-float ops whose walkers are built per op through the half codecs:
+// every op but the vector transcendentals. Those spend tens of cycles per
+// element in vector math, so they run their f32 kernels over widened blocks
+// (simd_widened.hpp) at no measurable cost and with a fraction of the code;
+// cheap ops lost 2x-3x that way in cache (docs/kernels.md, "The build").
+template <class Op>
+inline constexpr bool kInlineHalfOp = Op::kMath == lanes::VectorMath::None;
+
+// Op on a half dtype through Op's f32 kernels, where those exist.
+template <class Isa, class Op, bcast_dtype DT>
+const OpKernels* widened_entry() {
+    using F32 = PlainCodec<Isa, float>;
+    constexpr bool f32_left_forms = exchanged_op(Op::kOp, BCAST_DTYPE_F32) < 0;
+    constexpr bool left_forms = exchanged_op(Op::kOp, DT) < 0;
+    static_assert(f32_left_forms || !left_forms, "the f32 table has the forms the half one needs");
+    if constexpr (lanes::supports<Op>(DT) && vectorizes<Isa, Op, F32, BCAST_DTYPE_F32>()) {
+        return &kWidenedKernels<Isa, DT, kBinaryKernels<Isa, Op, F32, f32_left_forms>,
+                                Op::kComparison, left_forms>;
+    } else {
+        return nullptr;
+    }
 }
 
 // Ops whose result bits do not depend on the integers' signedness
@@ -84,12 +112,15 @@ const OpKernels* binary_kernels(bcast_dtype dt) {
         case BCAST_DTYPE_F64: return binary_entry<Isa, Op, PlainCodec<Isa, double>, BCAST_DTYPE_F64>();
         case BCAST_DTYPE_F16:
             if constexpr (!Isa::kHasF16) return nullptr;
+            else if constexpr (!kInlineHalfOp<Op>) return widened_entry<Isa, Op, BCAST_DTYPE_F16>();
             else if constexpr (Isa::kPairsF16Steps && !Op::kComparison) {
                 return binary_entry<Isa, Op, F16PairCodec<Isa>, BCAST_DTYPE_F16>();
             } else {
                 return binary_entry<Isa, Op, F16Codec<Isa>, BCAST_DTYPE_F16>();
             }
-        case BCAST_DTYPE_BF16: return binary_entry<Isa, Op, Bf16Codec<Isa>, BCAST_DTYPE_BF16>();
+        case BCAST_DTYPE_BF16:
+            if constexpr (!kInlineHalfOp<Op>) return widened_entry<Isa, Op, BCAST_DTYPE_BF16>();
+            else return binary_entry<Isa, Op, Bf16Codec<Isa>, BCAST_DTYPE_BF16>();
         case BCAST_DTYPE_I8: return binary_entry<Isa, Op, PlainCodec<Isa, std::int8_t>, BCAST_DTYPE_I8>();
         case BCAST_DTYPE_U8: return unsigned_entry<Isa, Op, std::uint8_t, BCAST_DTYPE_U8>();
         case BCAST_DTYPE_I16: return binary_entry<Isa, Op, PlainCodec<Isa, std::int16_t>, BCAST_DTYPE_I16>();

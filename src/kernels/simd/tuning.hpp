@@ -50,4 +50,10 @@ constexpr std::size_t kRepeatedRowPrefetchBytes = 4096;
 constexpr std::size_t kBlendRowsMaxSteps = 16;
 constexpr std::size_t kBlendRowsMinVectorBytes = 64;
 
+// Half-float ops outside the arithmetic core run their f32 kernels over
+// blocks of this many elements widened to f32 (simd_widened.hpp): four such
+// blocks (8 KiB) stay in L1; shorter blocks pay the f32 kernel's call more
+// often.
+constexpr std::size_t kWidenedBlock = 512;
+
 }  // namespace bcast::kernels::tuning
