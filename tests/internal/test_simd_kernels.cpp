@@ -16,6 +16,7 @@
 #include "kernel_test_data.hpp"
 #include "kernels/cpu/cpu_features.hpp"
 #include "kernels/dispatch.hpp"
+#include "kernels/half.hpp"
 #include "kernels/isas.hpp"
 #include "kernels/kernel_table.hpp"
 #include "kernels/simd/isa_kernels.hpp"
@@ -460,6 +461,88 @@ TEST_CASE("avx512 f16 arithmetic: native-half and F16C kernels both match", "[si
     CHECK(native_half_kernels(BCAST_OP_ADD, BCAST_DTYPE_F32) == nullptr);
 }
 #endif
+
+namespace {
+
+// f16 / bf16 <-> f32 as the widened kernels' claim states them: f16 both
+// ways and bf16 narrowing by half.hpp (exact, round to nearest even), bf16
+// widening as Bf16Codec loads (a shift: a signalling NaN stays one).
+std::vector<float> widened_floats(bcast_dtype dt, const Bytes& b) {
+    std::vector<float> f(b.size() / 2);
+    for (std::size_t i = 0; i < f.size(); ++i) {
+        std::uint16_t h;
+        std::memcpy(&h, b.data() + 2 * i, 2);
+        f[i] = dt == BCAST_DTYPE_F16 ? bcast::kernels::portable::f16_to_f32(h)
+                                     : bcast::kernels::portable::f32_from_bits(std::uint32_t{h} << 16);
+    }
+    return f;
+}
+
+Bytes narrowed_halves(bcast_dtype dt, const std::vector<float>& f) {
+    Bytes b(2 * f.size());
+    for (std::size_t i = 0; i < f.size(); ++i) {
+        const std::uint16_t h = dt == BCAST_DTYPE_F16 ? bcast::kernels::portable::f32_to_f16(f[i])
+                                                      : bcast::kernels::portable::f32_to_bf16(f[i]);
+        std::memcpy(b.data() + 2 * i, &h, 2);
+    }
+    return b;
+}
+
+}  // namespace
+
+// simd_widened.hpp: a half-float transcendental is, bit for bit (NaN
+// payloads included), its ISA's f32 kernel between these conversions, in
+// every 1-D form, across block boundaries, in place.
+TEST_CASE("widened half-float kernels are their f32 kernels between conversions", "[simd]") {
+    constexpr std::size_t kBlock = bcast::kernels::tuning::kWidenedBlock;
+    std::mt19937_64 rng(0x41DE);
+    std::size_t checked = 0;
+    for (const std::string& isa : host_isas()) {
+        for (bcast_opcode op : {BCAST_OP_POW, BCAST_OP_ATAN2, BCAST_OP_LOGADDEXP}) {
+            for (bcast_dtype dt : {BCAST_DTYPE_F16, BCAST_DTYPE_BF16}) {
+                const OpKernels* k = bcast::kernels::isa_own_kernels(isa.c_str(), op, dt);
+                if (!k) continue;
+                const OpKernels* f32 = bcast::kernels::isa_own_kernels(isa.c_str(), op, BCAST_DTYPE_F32);
+                INFO(isa << " " << pair_name(op, dt));
+                REQUIRE(f32 != nullptr);
+                ++checked;
+                k->vs(0, nullptr, nullptr, nullptr, false);  // empty: nothing read
+                for (std::size_t n : {std::size_t{1}, std::size_t{7}, kBlock - 1, kBlock,
+                                      2 * kBlock + 3}) {
+                    const Bytes x = random_elems(dt, n, rng), y = random_elems(dt, n, rng);
+                    const std::vector<float> xf = widened_floats(dt, x), yf = widened_floats(dt, y);
+                    std::vector<float> of(n);
+                    // vv, in place into x too.
+                    f32->vv(n, xf.data(), yf.data(), of.data(), false);
+                    Bytes got(2 * n), in_place = x;
+                    k->vv(n, x.data(), y.data(), got.data(), false);
+                    CHECK(got == narrowed_halves(dt, of));
+                    k->vv(n, in_place.data(), y.data(), in_place.data(), false);
+                    CHECK(in_place == narrowed_halves(dt, of));
+                    // vs and sv: y[0], x[0].
+                    f32->vs(n, xf.data(), yf.data(), of.data(), false);
+                    k->vs(n, x.data(), y.data(), got.data(), false);
+                    CHECK(got == narrowed_halves(dt, of));
+                    f32->sv(n, xf.data(), yf.data(), of.data(), false);
+                    k->sv(n, x.data(), y.data(), got.data(), false);
+                    CHECK(got == narrowed_halves(dt, of));
+                    // Periods within a block and longer than one.
+                    for (std::size_t period : {std::size_t{3}, std::size_t{100}, kBlock + 5}) {
+                        if (period > n) continue;
+                        INFO("n=" << n << " period=" << period);
+                        f32->periodic_y(n, period, xf.data(), yf.data(), of.data(), false);
+                        k->periodic_y(n, period, x.data(), y.data(), got.data(), false);
+                        CHECK(got == narrowed_halves(dt, of));
+                        f32->periodic_x(n, period, xf.data(), yf.data(), of.data(), false);
+                        k->periodic_x(n, period, x.data(), y.data(), got.data(), false);
+                        CHECK(got == narrowed_halves(dt, of));
+                    }
+                }
+            }
+        }
+    }
+    if (bcast::kernels::isa_available("avx2")) CHECK(checked > 0);
+}
 
 TEST_CASE("the SIMD tables fill the ops they are meant to", "[simd]") {
     for (const std::string& isa : host_isas()) {

@@ -21,6 +21,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace bcast::kernels::BCAST_KERNEL_ISA::simd {
 namespace {
@@ -29,19 +30,34 @@ namespace {
 template <class Isa, bcast_dtype DT>
 struct HalfBlocks;
 
+// Every element through the ISA's conversions, the last partial step
+// through zero-padded buffers (as the walkers' partial steps): the
+// conversions of the inline codec, whatever the FPU's rounding mode does to
+// them (NEON's follow FPCR; half.hpp's always round to nearest even).
 template <class Isa>
 struct HalfBlocks<Isa, BCAST_DTYPE_F16> {
     using C = F16Codec<Isa>;
+    using V = typename C::Value;
     static constexpr std::size_t S = C::kStep;
     [[gnu::noinline]] static void widen(const std::uint16_t* p, std::size_t n, float* f) {
         std::size_t i = 0;
         for (; i + S <= n; i += S) C::load(p + i).store_unaligned(f + i);
-        for (; i < n; ++i) f[i] = f16_to_f32(p[i]);
+        if (i == n) return;
+        std::uint16_t in[S] = {};
+        float out[S];
+        std::memcpy(in, p + i, (n - i) * sizeof *in);
+        C::load(in).store_unaligned(out);
+        std::memcpy(f + i, out, (n - i) * sizeof *out);
     }
     [[gnu::noinline]] static void narrow(const float* f, std::size_t n, std::uint16_t* p) {
         std::size_t i = 0;
-        for (; i + S <= n; i += S) C::template store<false>(p + i, C::Value::load_unaligned(f + i));
-        for (; i < n; ++i) p[i] = f32_to_f16(f[i]);
+        for (; i + S <= n; i += S) C::template store<false>(p + i, V::load_unaligned(f + i));
+        if (i == n) return;
+        float in[S] = {};
+        std::uint16_t out[S];
+        std::memcpy(in, f + i, (n - i) * sizeof *in);
+        C::template store<false>(out, V::load_unaligned(in));
+        std::memcpy(p + i, out, (n - i) * sizeof *out);
     }
 };
 
