@@ -2,8 +2,10 @@
 // kInlineHalfOp): the op's f32 kernels run on blocks of the operands widened
 // to f32 in L1, and the results are narrowed back. Half-float steps compute
 // in f32 anyway (simd_codec.hpp: Compute = float) and the conversions are
-// exact one way and round to nearest even the other, so the bits are those
-// of the inline codecs. The code is not: the widening loops exist once per
+// exact one way and round to nearest even the other, so the results are the
+// inline codecs', but for the layout dependence these ops already have
+// (bcast.h: within 2 ulp, a block groups lanes into steps differently from
+// one long run). The code is not: the widening loops exist once per
 // (ISA, dtype) and each op adds only the entries below, where the inline
 // codecs built every walker again per op (docs/kernels.md, "The build").
 // What it costs: a pass over L1 per operand and block, no streaming stores,
