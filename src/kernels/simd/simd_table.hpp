@@ -85,9 +85,9 @@ const OpKernels* widened_entry() {
     constexpr bool f32_left_forms = exchanged_op(Op::kOp, BCAST_DTYPE_F32) < 0;
     constexpr bool left_forms = exchanged_op(Op::kOp, DT) < 0;
     static_assert(f32_left_forms || !left_forms, "the f32 table has the forms the half one needs");
+    static_assert(!Op::kComparison, "widened results are narrowed back to the half dtype");
     if constexpr (lanes::supports<Op>(DT) && vectorizes<Isa, Op, F32, BCAST_DTYPE_F32>()) {
-        return &kWidenedKernels<Isa, DT, kBinaryKernels<Isa, Op, F32, f32_left_forms>,
-                                Op::kComparison, left_forms>;
+        return &kWidenedKernels<Isa, DT, kBinaryKernels<Isa, Op, F32, f32_left_forms>, left_forms>;
     } else {
         return nullptr;
     }

@@ -77,7 +77,7 @@ struct HalfBlocks<Isa, BCAST_DTYPE_BF16> {
 };
 
 // The walks, once per (ISA, dtype): each takes the f32 kernel to run per
-// block. BoolOut: the f32 kernel writes the op's BOOL bytes straight to out.
+// block.
 template <class Isa, bcast_dtype DT>
 struct WidenedWalk {
     using H = HalfBlocks<Isa, DT>;
@@ -85,7 +85,6 @@ struct WidenedWalk {
     static constexpr std::size_t B = tuning::kWidenedBlock;
 
     // out[i] = x[i or 0] op y[i or 0] (x_scalar, y_scalar: not both).
-    template <bool BoolOut>
     [[gnu::noinline]] static void binary(BinaryFn f32, bool x_scalar, bool y_scalar,
                                          std::size_t n, const void* x, const void* y, void* out) {
         alignas(64) float xb[B], yb[B], ob[B];
@@ -98,7 +97,8 @@ struct WidenedWalk {
             const std::size_t m = n - i < B ? n - i : B;
             if (!x_scalar) H::widen(xh + i, m, xb);
             if (!y_scalar) H::widen(yh + i, m, yb);
-            finish<BoolOut>(f32, m, xb, yb, ob, out, i);
+            f32(m, xb, yb, ob, false);
+            H::narrow(ob, m, static_cast<Half*>(out) + i);
         }
     }
 
@@ -106,7 +106,6 @@ struct WidenedWalk {
     // Periods of up to a block are widened once and run by the f32 periodic
     // kernel over blocks of whole periods; longer ones are widened per block
     // (wrapping at the period) and run by the f32 vv kernel.
-    template <bool BoolOut>
     [[gnu::noinline]] static void periodic(PeriodicFn f32_periodic, BinaryFn f32_vv,
                                            bool pattern_is_x, std::size_t n, std::size_t period,
                                            const void* x, const void* y, void* out) {
@@ -122,12 +121,8 @@ struct WidenedWalk {
             for (std::size_t i = 0; i < n; i += block) {
                 const std::size_t m = n - i < block ? n - i : block;
                 H::widen(full + i, m, fb);
-                if constexpr (BoolOut) {
-                    f32_periodic(m, period, xb, yb, static_cast<std::uint8_t*>(out) + i, false);
-                } else {
-                    f32_periodic(m, period, xb, yb, ob, false);
-                    H::narrow(ob, m, static_cast<Half*>(out) + i);
-                }
+                f32_periodic(m, period, xb, yb, ob, false);
+                H::narrow(ob, m, static_cast<Half*>(out) + i);
             }
             return;
         }
@@ -141,18 +136,7 @@ struct WidenedWalk {
                 k += len;
                 at = 0;
             }
-            finish<BoolOut>(f32_vv, m, xb, yb, ob, out, i);
-        }
-    }
-
-    // The f32 kernel on one block, its result at out + i.
-    template <bool BoolOut>
-    static void finish(BinaryFn f32, std::size_t m, const float* xb, const float* yb, float* ob,
-                       void* out, std::size_t i) {
-        if constexpr (BoolOut) {
-            f32(m, xb, yb, static_cast<std::uint8_t*>(out) + i, false);
-        } else {
-            f32(m, xb, yb, ob, false);
+            f32_vv(m, xb, yb, ob, false);
             H::narrow(ob, m, static_cast<Half*>(out) + i);
         }
     }
@@ -160,31 +144,31 @@ struct WidenedWalk {
 
 // The entries of one op: F32 is the op's f32 kernel table; LeftForms as in
 // simd_table.hpp (F32 has them whenever the half dtype needs them).
-template <class Isa, bcast_dtype DT, const OpKernels& F32, bool BoolOut>
+template <class Isa, bcast_dtype DT, const OpKernels& F32>
 struct WidenedEntries {
     using W = WidenedWalk<Isa, DT>;
     static void vv(std::size_t n, const void* x, const void* y, void* out, bool) {
-        W::template binary<BoolOut>(F32.vv, false, false, n, x, y, out);
+        W::binary(F32.vv, false, false, n, x, y, out);
     }
     static void vs(std::size_t n, const void* x, const void* y, void* out, bool) {
-        W::template binary<BoolOut>(F32.vs, false, true, n, x, y, out);
+        W::binary(F32.vs, false, true, n, x, y, out);
     }
     static void sv(std::size_t n, const void* x, const void* y, void* out, bool) {
-        W::template binary<BoolOut>(F32.sv, true, false, n, x, y, out);
+        W::binary(F32.sv, true, false, n, x, y, out);
     }
     static void periodic_y(std::size_t n, std::size_t period, const void* x, const void* y,
                            void* out, bool) {
-        W::template periodic<BoolOut>(F32.periodic_y, F32.vv, false, n, period, x, y, out);
+        W::periodic(F32.periodic_y, F32.vv, false, n, period, x, y, out);
     }
     static void periodic_x(std::size_t n, std::size_t period, const void* x, const void* y,
                            void* out, bool) {
-        W::template periodic<BoolOut>(F32.periodic_x, F32.vv, true, n, period, x, y, out);
+        W::periodic(F32.periodic_x, F32.vv, true, n, period, x, y, out);
     }
 };
 
-template <class Isa, bcast_dtype DT, const OpKernels& F32, bool BoolOut, bool LeftForms>
+template <class Isa, bcast_dtype DT, const OpKernels& F32, bool LeftForms>
 constexpr OpKernels make_widened_kernels() {
-    using E = WidenedEntries<Isa, DT, F32, BoolOut>;
+    using E = WidenedEntries<Isa, DT, F32>;
     OpKernels k;
     k.vv = &E::vv;
     k.vs = &E::vs;
@@ -196,8 +180,8 @@ constexpr OpKernels make_widened_kernels() {
     return k;
 }
 
-template <class Isa, bcast_dtype DT, const OpKernels& F32, bool BoolOut, bool LeftForms>
-inline constexpr OpKernels kWidenedKernels = make_widened_kernels<Isa, DT, F32, BoolOut, LeftForms>();
+template <class Isa, bcast_dtype DT, const OpKernels& F32, bool LeftForms>
+inline constexpr OpKernels kWidenedKernels = make_widened_kernels<Isa, DT, F32, LeftForms>();
 
 }  // namespace
 }  // namespace bcast::kernels::BCAST_KERNEL_ISA::simd
