@@ -599,6 +599,16 @@ TEST_CASE("the SIMD tables fill the ops they are meant to", "[simd]") {
         // Not bit-exact in vector form, not accurate, or not faster: portable.
         CHECK(own(BCAST_OP_FMOD, BCAST_DTYPE_F32) == nullptr);
         CHECK(own(BCAST_OP_DIV, BCAST_DTYPE_I32) == nullptr);
+        // Integer products only where the ISA multiplies the lanes in vector
+        // registers: xsimd has no integer multiply on SSE2, no 64-bit one on
+        // NEON.
+        for (bcast_opcode op : {BCAST_OP_MUL, BCAST_OP_SQUARED_DIFFERENCE, BCAST_OP_PRELU}) {
+            INFO(pair_name(op, BCAST_DTYPE_I64));
+            CHECK((own(op, BCAST_DTYPE_I64) != nullptr) == (isa != "sse2" && isa != "neon"));
+            CHECK((own(op, BCAST_DTYPE_I32) != nullptr) == (isa != "sse2"));
+            CHECK(own(op, BCAST_DTYPE_F32) != nullptr);
+        }
+        CHECK((own(BCAST_OP_MUL, BCAST_DTYPE_U64) != nullptr) == (isa != "sse2" && isa != "neon"));
         if (isa != "sse2") CHECK(own(BCAST_OP_ADD, BCAST_DTYPE_F16) != nullptr);
         // Half floats: every walker per op, but the vector transcendentals
         // run their f32 kernels over widened blocks (simd_widened.hpp),

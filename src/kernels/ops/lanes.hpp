@@ -69,6 +69,8 @@ enum class VectorMath { None, Pow, Atan2, Logaddexp };
 //   kSignAgnostic     the same bits for signed and unsigned lanes (wrapping
 //                     + - *, == !=, & | ^): unsigned dtypes may run the
 //                     signed kernels;
+//   kMultipliesInts   apply multiplies integer lanes (wrap_mul): ISAs with
+//                     no vector multiply for the lane type leave it portable;
 //   kMath             the C math function its vector form replaces.
 template <bcast_opcode Op>
 struct OpDef {
@@ -77,6 +79,7 @@ struct OpDef {
     static constexpr bool kVectorized = true;
     static constexpr bool kComparison = false;
     static constexpr bool kSignAgnostic = false;
+    static constexpr bool kMultipliesInts = false;
     static constexpr VectorMath kMath = VectorMath::None;
 };
 

@@ -79,6 +79,16 @@ Batch<T, A> wrap_mul(Batch<T, A> x, Batch<T, A> y) {
     return wrapping(x, y, [](auto a, auto b) { return a * b; });
 }
 
+// Whether A multiplies lanes of T in vector registers. xsimd 8.1 has no
+// integer multiply for SSE2 nor a 64-bit one for NEON: its fallback takes
+// the lanes one by one through memory, which measured up to 6x slower than
+// the portable loop (docs/kernels.md), so ops that multiply integers
+// (Op::kMultipliesInts) are left portable there.
+template <class T, class A>
+inline constexpr bool kVectorMultiplies =
+    !kIsInt<T> || !(std::is_same_v<A, xsimd::sse2> ||
+                    (sizeof(T) == 8 && std::is_base_of_v<xsimd::neon, A>));
+
 template <class T, class A>
 Batch<T, A> quotient(Batch<T, A> x, Batch<T, A> y) {
     return simd::Quotient<A>::of(x, y);

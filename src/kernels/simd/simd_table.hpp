@@ -8,9 +8,11 @@
 //
 // Vectorised: every pair op_info lists whose op is kVectorized for the
 // compute type, the transcendentals where simd_vector_math.hpp says
-// (of f16 and bf16 through their f32 kernels: simd_widened.hpp), and COPY. Left portable: integer / // % fmod, remainder, shifts, integer
-// pow (no vector instruction, or built on C's fmod), the transcendentals
-// elsewhere, SELECT, and every op's strided / n-ary kernel.
+// (of f16 and bf16 through their f32 kernels: simd_widened.hpp), and COPY.
+// Left portable: integer / // % fmod, remainder, shifts, integer pow (no
+// vector instruction, or built on C's fmod), integer products where the ISA
+// has no vector multiply for the lane type (simd_lanes.hpp), the
+// transcendentals elsewhere, SELECT, and every op's strided / n-ary kernel.
 #pragma once
 
 #include "core/op_info.hpp"
@@ -60,6 +62,7 @@ constexpr bool vectorizes() {
     using T = typename Codec::Compute;
     return lanes::supports<Op>(DT) && Op::template kVectorized<T> &&
            kVectorMathPays<Op::kMath, T, typename Isa::arch> &&
+           (!Op::kMultipliesInts || lanes::kVectorMultiplies<T, typename Isa::arch>) &&
            (!Op::kComparison || Codec::kCompares);
 }
 
