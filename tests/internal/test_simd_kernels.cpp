@@ -609,6 +609,7 @@ TEST_CASE("the SIMD tables fill the ops they are meant to", "[simd]") {
             CHECK(own(op, BCAST_DTYPE_F32) != nullptr);
         }
         CHECK((own(BCAST_OP_MUL, BCAST_DTYPE_U64) != nullptr) == (isa != "sse2" && isa != "neon"));
+        CHECK(own(BCAST_OP_PRELU, BCAST_DTYPE_U32) != nullptr);  // the identity: no product
         if (isa != "sse2") CHECK(own(BCAST_OP_ADD, BCAST_DTYPE_F16) != nullptr);
         // Half floats: every walker per op, but the vector transcendentals
         // run their f32 kernels over widened blocks (simd_widened.hpp),

@@ -25,7 +25,8 @@ struct Sub : OpDef<BCAST_OP_SUB> {
 
 struct Mul : OpDef<BCAST_OP_MUL>, Fold<Mul> {
     static constexpr bool kSignAgnostic = true;
-    static constexpr bool kMultipliesInts = true;
+    template <class T>
+    static constexpr bool kIntProduct = kIsInt<T>;
     template <class V>
     static V apply(V x, V y) { return wrap_mul(x, y); }
 };
@@ -42,7 +43,8 @@ struct Mean : OpDef<BCAST_OP_MEAN>, Fold<Mean> {
 
 struct SquaredDifference : OpDef<BCAST_OP_SQUARED_DIFFERENCE> {
     static constexpr bool kSignAgnostic = true;
-    static constexpr bool kMultipliesInts = true;
+    template <class T>
+    static constexpr bool kIntProduct = kIsInt<T>;
     template <class V>
     static V apply(V x, V y) {
         const V d = wrap_sub(x, y);

@@ -69,8 +69,9 @@ enum class VectorMath { None, Pow, Atan2, Logaddexp };
 //   kSignAgnostic     the same bits for signed and unsigned lanes (wrapping
 //                     + - *, == !=, & | ^): unsigned dtypes may run the
 //                     signed kernels;
-//   kMultipliesInts   apply multiplies integer lanes (wrap_mul): ISAs with
-//                     no vector multiply for the lane type leave it portable;
+//   kIntProduct<T>    apply multiplies lanes of the integer type T
+//                     (wrap_mul): ISAs with no vector multiply for T leave
+//                     the op portable;
 //   kMath             the C math function its vector form replaces.
 template <bcast_opcode Op>
 struct OpDef {
@@ -79,7 +80,8 @@ struct OpDef {
     static constexpr bool kVectorized = true;
     static constexpr bool kComparison = false;
     static constexpr bool kSignAgnostic = false;
-    static constexpr bool kMultipliesInts = false;
+    template <class T>
+    static constexpr bool kIntProduct = false;
     static constexpr VectorMath kMath = VectorMath::None;
 };
 

@@ -33,7 +33,8 @@ struct Min : OpDef<BCAST_OP_MIN>, Fold<Min> {
 // product wrapping (and no select: xsimd 8.1's 8- and 16-bit AVX-512 select
 // does not compile at -O0).
 struct Prelu : OpDef<BCAST_OP_PRELU> {
-    static constexpr bool kMultipliesInts = true;
+    template <class T>
+    static constexpr bool kIntProduct = kIsSignedInt<T>;
     template <class V>
     static V apply(V x, V y) {
         if constexpr (kIsUnsignedInt<V>) {

@@ -83,7 +83,7 @@ Batch<T, A> wrap_mul(Batch<T, A> x, Batch<T, A> y) {
 // integer multiply for SSE2 nor a 64-bit one for NEON: its fallback takes
 // the lanes one by one through memory, which measured up to 6x slower than
 // the portable loop (docs/kernels.md), so ops that multiply integers
-// (Op::kMultipliesInts) are left portable there.
+// (Op::kIntProduct<T>) are left portable there.
 template <class T, class A>
 inline constexpr bool kVectorMultiplies =
     !kIsInt<T> || !(std::is_same_v<A, xsimd::sse2> ||

@@ -62,7 +62,7 @@ constexpr bool vectorizes() {
     using T = typename Codec::Compute;
     return lanes::supports<Op>(DT) && Op::template kVectorized<T> &&
            kVectorMathPays<Op::kMath, T, typename Isa::arch> &&
-           (!Op::kMultipliesInts || lanes::kVectorMultiplies<T, typename Isa::arch>) &&
+           (!Op::template kIntProduct<T> || lanes::kVectorMultiplies<T, typename Isa::arch>) &&
            (!Op::kComparison || Codec::kCompares);
 }
 
