@@ -11,10 +11,12 @@
 #pragma once
 
 #define BCAST_KERNEL_FAMILIES(X) \
-    X(arithmetic)      /* ADD SUB MUL MEAN SQUARED_DIFFERENCE */ \
-    X(piecewise)       /* MAX MIN PRELU: one of two values, picked by a compare */ \
-    X(division)        /* DIV FLOOR_DIVIDE FMOD MOD REMAINDER */ \
-    X(transcendental)  /* POW ATAN2 LOGADDEXP */ \
-    X(comparison)      /* EQUAL NOT_EQUAL LESS LESS_EQUAL GREATER GREATER_EQUAL */ \
-    X(logical_bitwise) /* LOGICAL_* BITWISE_* SHIFT_* */ \
-    X(data_movement)   /* SELECT COPY */
+    X(arithmetic)           /* ADD SUB MUL */ \
+    X(compound_arithmetic)  /* MEAN SQUARED_DIFFERENCE: two arithmetic steps */ \
+    X(piecewise)            /* MAX MIN: one of two values, picked by a compare */ \
+    X(activation)           /* PRELU */ \
+    X(division)             /* DIV FLOOR_DIVIDE FMOD MOD REMAINDER */ \
+    X(transcendental)       /* POW ATAN2 LOGADDEXP */ \
+    X(comparison)           /* EQUAL NOT_EQUAL LESS LESS_EQUAL GREATER GREATER_EQUAL */ \
+    X(logical_bitwise)      /* LOGICAL_* BITWISE_* SHIFT_* */ \
+    X(data_movement)        /* SELECT COPY */

@@ -1,7 +1,7 @@
 // The arithmetic family (kernels/families.hpp): + - * (wrapping for
-// integers), mean, squared difference. Each op once, for scalars and SIMD
-// batches alike (lanes.hpp), and the family's lookup over a table builder
-// (portable/loops.hpp, simd/simd_table.hpp).
+// integers). Each op once, for scalars and SIMD batches alike (lanes.hpp),
+// and the family's lookup over a table builder (portable/loops.hpp,
+// simd/simd_table.hpp).
 #pragma once
 
 #include "kernels/isa_namespace.hpp"
@@ -31,35 +31,12 @@ struct Mul : OpDef<BCAST_OP_MUL>, Fold<Mul> {
     static V apply(V x, V y) { return wrap_mul(x, y); }
 };
 
-// Summed in the compute type, divided once at the end (f16/bf16 round once).
-struct Mean : OpDef<BCAST_OP_MEAN>, Fold<Mean> {
-    template <class T>
-    static T accumulate(T acc, T x) { return acc + x; }
-    template <class T>
-    static T finish(T acc, std::size_t count) { return acc / static_cast<T>(count); }
-    template <class V>
-    static V apply(V x, V y) { return quotient(x + y, splat<V>(2)); }
-};
-
-struct SquaredDifference : OpDef<BCAST_OP_SQUARED_DIFFERENCE> {
-    static constexpr bool kSignAgnostic = true;
-    template <class T>
-    static constexpr bool kIntProduct = kIsInt<T>;
-    template <class V>
-    static V apply(V x, V y) {
-        const V d = wrap_sub(x, y);
-        return wrap_mul(d, d);
-    }
-};
-
 template <class Tables>
 const OpKernels* arithmetic_kernels(bcast_opcode op, bcast_dtype dt) {
     switch (op) {
         case BCAST_OP_ADD: return Tables::template binary<Add>(dt);
         case BCAST_OP_SUB: return Tables::template binary<Sub>(dt);
         case BCAST_OP_MUL: return Tables::template binary<Mul>(dt);
-        case BCAST_OP_MEAN: return Tables::template binary<Mean>(dt);
-        case BCAST_OP_SQUARED_DIFFERENCE: return Tables::template binary<SquaredDifference>(dt);
         default: return nullptr;
     }
 }

@@ -1,0 +1,46 @@
+// The compound arithmetic family (kernels/families.hpp): mean and squared
+// difference, each two arithmetic steps. Apart from + - *, whose family they
+// were, so that a change to either rebuilds in under a minute
+// (docs/kernels.md, "The build"). Each op once, for scalars and SIMD batches
+// alike (lanes.hpp), and the family's lookup over a table builder
+// (portable/loops.hpp, simd/simd_table.hpp).
+#pragma once
+
+#include "kernels/isa_namespace.hpp"
+#include "kernels/kernel_table.hpp"
+#include "kernels/ops/lanes.hpp"
+
+namespace bcast::kernels::BCAST_KERNEL_ISA::ops {
+using namespace lanes;
+
+// Summed in the compute type, divided once at the end (f16/bf16 round once).
+struct Mean : OpDef<BCAST_OP_MEAN>, Fold<Mean> {
+    template <class T>
+    static T accumulate(T acc, T x) { return acc + x; }
+    template <class T>
+    static T finish(T acc, std::size_t count) { return acc / static_cast<T>(count); }
+    template <class V>
+    static V apply(V x, V y) { return quotient(x + y, splat<V>(2)); }
+};
+
+struct SquaredDifference : OpDef<BCAST_OP_SQUARED_DIFFERENCE> {
+    static constexpr bool kSignAgnostic = true;
+    template <class T>
+    static constexpr bool kIntProduct = kIsInt<T>;
+    template <class V>
+    static V apply(V x, V y) {
+        const V d = wrap_sub(x, y);
+        return wrap_mul(d, d);
+    }
+};
+
+template <class Tables>
+const OpKernels* compound_arithmetic_kernels(bcast_opcode op, bcast_dtype dt) {
+    switch (op) {
+        case BCAST_OP_MEAN: return Tables::template binary<Mean>(dt);
+        case BCAST_OP_SQUARED_DIFFERENCE: return Tables::template binary<SquaredDifference>(dt);
+        default: return nullptr;
+    }
+}
+
+}  // namespace bcast::kernels::BCAST_KERNEL_ISA::ops
