@@ -98,11 +98,14 @@ const OpKernels* widened_entry() {
 
 // Ops whose result bits do not depend on the integers' signedness
 // (Op::kSignAgnostic): unsigned dtypes run the signed dtype's kernels, one
-// instantiation per element size instead of two.
+// instantiation per element size instead of two. Order comparisons may
+// compare sign-flipped lanes (SignFlippedCodec).
 template <class Isa, class Op, class U, bcast_dtype DT>
 const OpKernels* unsigned_entry() {
     if constexpr (Op::kSignAgnostic) {
         return binary_entry<Isa, Op, PlainCodec<Isa, std::make_signed_t<U>>, DT>();
+    } else if constexpr (Op::kComparison && kFlipsUnsignedCompares<typename Isa::arch>) {
+        return binary_entry<Isa, Op, SignFlippedCodec<Isa, U>, DT>();
     } else {
         return binary_entry<Isa, Op, PlainCodec<Isa, U>, DT>();
     }
