@@ -123,9 +123,10 @@ inline constexpr bool kFlipsUnsignedCompares = std::is_base_of_v<xsimd::avx, A>;
 
 // BOOL bytes: any non-zero byte is true, so loads squash them to 0/1; the
 // bitwise ops and comparisons then give what ops:: gives on bool. By an
-// unsigned min where there is one; xsimd 8.1 builds SSE2's from compares of
-// sign-flipped bytes and a select, which made every BOOL op there 2x-3x
-// slower than the portable loop: a compare with zero is two instructions.
+// unsigned byte min, except on SSE2: xsimd 8.1 does not use its pminub but
+// builds the min from compares of sign-flipped bytes and a select, which made
+// every BOOL op there 2x-3x slower than the portable loop; a compare with
+// zero and a select are two instructions.
 template <class Isa>
 struct BoolCodec : PlainCodec<Isa, std::uint8_t> {
     using Value = typename PlainCodec<Isa, std::uint8_t>::Value;
