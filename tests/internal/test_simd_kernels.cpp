@@ -599,9 +599,8 @@ TEST_CASE("the SIMD tables fill the ops they are meant to", "[simd]") {
         // Not bit-exact in vector form, not accurate, or not faster: portable.
         CHECK(own(BCAST_OP_FMOD, BCAST_DTYPE_F32) == nullptr);
         CHECK(own(BCAST_OP_DIV, BCAST_DTYPE_I32) == nullptr);
-        // Integer products only where the ISA multiplies the lanes in vector
-        // registers: xsimd has no integer multiply on SSE2, no 64-bit one on
-        // NEON.
+        // Integer products only where they pay (simd_lanes.hpp,
+        // kVectorMultiplies): not on SSE2, not 64-bit on NEON.
         for (bcast_opcode op : {BCAST_OP_MUL, BCAST_OP_SQUARED_DIFFERENCE, BCAST_OP_PRELU}) {
             INFO(pair_name(op, BCAST_DTYPE_I64));
             CHECK((own(op, BCAST_DTYPE_I64) != nullptr) == (isa != "sse2" && isa != "neon"));

@@ -48,10 +48,11 @@ Batch<T, A> minimum(Batch<T, A> a, Batch<T, A> b) {
 
 // Integer +, -, * wrap, as the scalar forms. Where xsimd 8.1 has no vector
 // multiply (any integer on SSE2, 8- and 64-bit lanes on AVX2, 64-bit on
-// NEON) it falls back to scalar C++, where a signed overflow is undefined. Lanes of
-// int's width or wider are computed as unsigned, which wraps. Narrower lanes
-// are promoted to int there: as signed values their products (at most 2^30)
-// fit int, where unsigned ones (65535 * 65535) would overflow it.
+// NEON) it falls back to scalar C++, where a signed overflow is undefined.
+// Lanes of int's width or wider are computed as unsigned, which wraps.
+// Narrower lanes are promoted to int there: as signed values their products
+// (at most 2^30) fit int, where unsigned ones (65535 * 65535) would overflow
+// it.
 template <class T>
 using WrapLane = std::conditional_t<(sizeof(T) < sizeof(int)), std::make_signed_t<T>,
                                     std::make_unsigned_t<T>>;
