@@ -8,12 +8,12 @@
 // comparisons and logical ops). A kernel may be called with an output equal
 // to an input of the same element size (in place, same layout).
 //
-// `stream` is the plan's decision for the whole op (stream_threshold.hpp):
-// the op moves more bytes than the cache holds, so kernels that can may write
-// aligned output lines with non-temporal stores (and fence before
-// returning). Kernels without such stores ignore it. Deciding per op, not per
-// call, matters: an op over 64 short rows per call moves little per call but
-// 64 MiB in all.
+// `stores.stream` is the plan's decision for the whole op
+// (stream_threshold.hpp): the op moves more bytes than the cache holds, so
+// kernels that can may write aligned output lines with non-temporal stores,
+// and fence before returning unless `stores.fence` is false. Kernels without
+// such stores ignore both. Deciding per op, not per call, matters: an op over
+// 64 short rows per call moves little per call but 64 MiB in all.
 #pragma once
 
 #include <bcast/bcast.h>
@@ -22,15 +22,30 @@
 
 namespace bcast::kernels {
 
-using BinaryFn = void (*)(std::size_t n, const void* x, const void* y, void* out, bool stream);
+// How a kernel stores its output. A plain bool is the plan's decision, with
+// the fence. Unfenced: a caller that writes one output in many short calls
+// (a fused expression's blocks, a few KiB each) fences once when it is done
+// (stream_fence()); a fence per call cost more than the calls.
+struct Stores {
+    bool stream = false;
+    bool fence = true;
+    constexpr Stores(bool streamed) : stream(streamed) {}  // NOLINT: implicit on purpose
+    constexpr Stores(bool streamed, bool fenced) : stream(streamed), fence(fenced) {}
+};
+
+// Orders the non-temporal stores of earlier unfenced calls before what
+// follows, as a fenced kernel does before returning.
+void stream_fence() noexcept;
+
+using BinaryFn = void (*)(std::size_t n, const void* x, const void* y, void* out, Stores stores);
 using PeriodicFn = void (*)(std::size_t n, std::size_t period, const void* x, const void* y,
-                            void* out, bool stream);
+                            void* out, Stores stores);
 // rows x n: out[r*out_row + i] = x[r*x_row + i*sx] op y[r*y_row + i*sy] with
 // the inner strides (sx, sy) fixed by the slot; row strides in elements.
 using Binary2dFn = void (*)(std::size_t rows, std::size_t n, const void* x, std::ptrdiff_t x_row,
                             const void* y, std::ptrdiff_t y_row, void* out,
-                            std::ptrdiff_t out_row, bool stream);
-using UnaryFn = void (*)(std::size_t n, const void* x, void* out, bool stream);
+                            std::ptrdiff_t out_row, Stores stores);
+using UnaryFn = void (*)(std::size_t n, const void* x, void* out, Stores stores);
 using StridedFn = void (*)(std::size_t n, std::size_t num_inputs, const void* const* in,
                            const std::ptrdiff_t* in_strides, void* out,
                            std::ptrdiff_t out_stride);

@@ -43,7 +43,7 @@ inline T& at(T* base, std::size_t i, std::ptrdiff_t stride) {
 }
 
 template <class E>
-void vv(std::size_t n, const void* x, const void* y, void* out, bool /*stream*/) {
+void vv(std::size_t n, const void* x, const void* y, void* out, Stores /*stores*/) {
     const auto* a = static_cast<const typename E::In*>(x);
     const auto* b = static_cast<const typename E::In*>(y);
     auto* o = static_cast<typename E::Out*>(out);
@@ -51,7 +51,7 @@ void vv(std::size_t n, const void* x, const void* y, void* out, bool /*stream*/)
 }
 
 template <class E>
-void vs(std::size_t n, const void* x, const void* y, void* out, bool /*stream*/) {
+void vs(std::size_t n, const void* x, const void* y, void* out, Stores /*stores*/) {
     const auto* a = static_cast<const typename E::In*>(x);
     auto* o = static_cast<typename E::Out*>(out);
     if (n == 0) return;  // y may be NULL for an empty output
@@ -60,7 +60,7 @@ void vs(std::size_t n, const void* x, const void* y, void* out, bool /*stream*/)
 }
 
 template <class E>
-void sv(std::size_t n, const void* x, const void* y, void* out, bool /*stream*/) {
+void sv(std::size_t n, const void* x, const void* y, void* out, Stores /*stores*/) {
     const auto* b = static_cast<const typename E::In*>(y);
     auto* o = static_cast<typename E::Out*>(out);
     if (n == 0) return;
@@ -73,7 +73,7 @@ void sv(std::size_t n, const void* x, const void* y, void* out, bool /*stream*/)
 // bug; it writes nothing rather than looping forever.)
 template <class E>
 void periodic_y(std::size_t n, std::size_t period, const void* x, const void* y, void* out,
-                bool /*stream*/) {
+                Stores /*stores*/) {
     const auto* a = static_cast<const typename E::In*>(x);
     const auto* b = static_cast<const typename E::In*>(y);
     auto* o = static_cast<typename E::Out*>(out);
@@ -87,7 +87,7 @@ void periodic_y(std::size_t n, std::size_t period, const void* x, const void* y,
 
 template <class E>
 void periodic_x(std::size_t n, std::size_t period, const void* x, const void* y, void* out,
-                bool /*stream*/) {
+                Stores /*stores*/) {
     const auto* a = static_cast<const typename E::In*>(x);
     const auto* b = static_cast<const typename E::In*>(y);
     auto* o = static_cast<typename E::Out*>(out);

@@ -18,13 +18,13 @@ Byte* elem(Byte* base, std::size_t i, std::ptrdiff_t stride) {
 }
 
 template <std::size_t Size>
-void copy(std::size_t n, const void* x, void* out, bool /*stream*/) {
+void copy(std::size_t n, const void* x, void* out, Stores /*stores*/) {
     // memmove: out == x (in place) is allowed. n == 0 may come with NULLs.
     if (n != 0) std::memmove(out, x, n * Size);
 }
 
 template <std::size_t Size>
-void fill(std::size_t n, const void* x, void* out, bool /*stream*/) {
+void fill(std::size_t n, const void* x, void* out, Stores /*stores*/) {
     if (n == 0) return;
     unsigned char value[Size];
     std::memcpy(value, x, Size);  // x may be inside out

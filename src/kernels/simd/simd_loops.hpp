@@ -15,6 +15,7 @@
 #pragma once
 
 #include "kernels/isa_namespace.hpp"
+#include "kernels/kernel_table.hpp"
 #include "kernels/simd/simd_codec.hpp"
 #include "kernels/simd/tuning.hpp"
 
@@ -368,12 +369,22 @@ inline void drive(std::size_t n, typename E::Out* out, Source& src, bool nt) {
     E::template store<false>(out + (n - S), last);
 }
 
+// Whether E's stores may be non-temporal, and the fence that ends a call
+// that streamed, unless the caller fences (kernel_table.hpp: Stores).
+template <class E>
+bool streams(Stores stores) {
+    return E::kCanStream && stores.stream;
+}
+template <class E>
+void end_streaming(Stores stores) {
+    if (streams<E>(stores) && stores.fence) E::fence();
+}
+
 // One contiguous run, streamed when the op streams (kernel_table.hpp).
 template <class E, class Source>
-inline void run(std::size_t n, bool stream, void* out, Source& src) {
-    const bool nt = E::kCanStream && stream;
-    drive<E>(n, static_cast<typename E::Out*>(out), src, nt);
-    if (nt) E::fence();
+inline void run(std::size_t n, Stores stores, void* out, Source& src) {
+    drive<E>(n, static_cast<typename E::Out*>(out), src, streams<E>(stores));
+    end_streaming<E>(stores);
 }
 
 // ----------------------------------------------------------- kernel entries
@@ -384,23 +395,23 @@ const T* in_ptr(const void* p) {
 }
 
 template <class E>
-void vv(std::size_t n, const void* x, const void* y, void* out, bool stream) {
+void vv(std::size_t n, const void* x, const void* y, void* out, Stores stores) {
     VvSource<E> src{in_ptr<typename E::In>(x), in_ptr<typename E::In>(y)};
-    run<E>(n, stream, out, src);
+    run<E>(n, stores, out, src);
 }
 
 template <class E>
-void vs(std::size_t n, const void* x, const void* y, void* out, bool stream) {
+void vs(std::size_t n, const void* x, const void* y, void* out, Stores stores) {
     if (n == 0) return;  // y may be NULL for an empty output
     VsSource<E> src{in_ptr<typename E::In>(x), splat<typename E::InCodec>(in_ptr<typename E::In>(y))};
-    run<E>(n, stream, out, src);
+    run<E>(n, stores, out, src);
 }
 
 template <class E>
-void sv(std::size_t n, const void* x, const void* y, void* out, bool stream) {
+void sv(std::size_t n, const void* x, const void* y, void* out, Stores stores) {
     if (n == 0) return;
     SvSource<E> src{splat<typename E::InCodec>(in_ptr<typename E::In>(x)), in_ptr<typename E::In>(y)};
-    run<E>(n, stream, out, src);
+    run<E>(n, stores, out, src);
 }
 
 // out[i] = x[i] op y[i % period] (PatternIsX: x[i % period] op y[i]).
@@ -409,39 +420,39 @@ void sv(std::size_t n, const void* x, const void* y, void* out, bool stream) {
 // Only that streamed, aligned body differs, so only it is built twice.
 template <class E, bool PatternIsX>
 void periodic_run(std::size_t n, std::size_t period, const void* x, const void* y, void* out,
-                  bool stream, bool row_pattern) {
+                  Stores stores, bool row_pattern) {
     if (n == 0 || period == 0) return;
     const auto* full = in_ptr<typename E::In>(PatternIsX ? y : x);
     const auto* pat = in_ptr<typename E::In>(PatternIsX ? x : y);
     auto* o = static_cast<typename E::Out*>(out);
     if (!fits_pattern<E>(period)) {
-        const bool nt = E::kCanStream && stream;
+        const bool nt = streams<E>(stores);
         for (std::size_t start = 0; start < n; start += period) {
             const std::size_t len = n - start < period ? n - start : period;
             VvSource<E> src{PatternIsX ? pat : full + start, PatternIsX ? full + start : pat};
             drive<E>(len, o + start, src, nt);
         }
-        if (nt) E::fence();
+        end_streaming<E>(stores);
         return;
     }
     const Pattern<E> pattern(pat, period, n);
     if constexpr (E::kCanStream) {
-        if (row_pattern && stream) {
+        if (row_pattern && stores.stream) {
             RepeatedRowPeriodicSource<E, PatternIsX> src{{full, &pattern}};
             if (drive_aligned<E, true>(n, o, src)) {
-                E::fence();
+                end_streaming<E>(stores);
                 return;
             }
         }
     }
     PeriodicSource<E, PatternIsX> src{full, &pattern};
-    run<E>(n, stream, out, src);
+    run<E>(n, stores, out, src);
 }
 
 template <class E, bool PatternIsX>
 void periodic(std::size_t n, std::size_t period, const void* x, const void* y, void* out,
-              bool stream) {
-    periodic_run<E, PatternIsX>(n, period, x, y, out, stream, false);
+              Stores stores) {
+    periodic_run<E, PatternIsX>(n, period, x, y, out, stores, false);
 }
 
 template <class T>
@@ -673,11 +684,11 @@ void short_rows(std::size_t rows, std::size_t n, const typename E::In* x, std::p
 // ops instead, simd_table.hpp).
 template <class E, int Kind, bool LeftForms = true>
 void rows2d(std::size_t rows, std::size_t n, const void* x, std::ptrdiff_t x_row, const void* y,
-            std::ptrdiff_t y_row, void* out, std::ptrdiff_t out_row, bool stream) {
+            std::ptrdiff_t y_row, void* out, std::ptrdiff_t out_row, Stores stores) {
     using In = typename E::In;
     using Out = typename E::Out;
     if (rows == 0 || n == 0) return;
-    const bool nt = E::kCanStream && stream;
+    const bool nt = streams<E>(stores);
     auto* o = static_cast<Out*>(out);
     const auto row_n = static_cast<std::ptrdiff_t>(n);
     const bool one_output_run = rows > 1 && n >= E::kStep && out_row == row_n;
@@ -690,8 +701,8 @@ void rows2d(std::size_t rows, std::size_t n, const void* x, std::ptrdiff_t x_row
         const bool x_repeats = LeftForms && x_row == 0 && y_row == row_n;
         if (rows >= tuning::kMinRepeatedRows && out_row == row_n && (y_repeats || x_repeats) &&
             fits_pattern<E>(n)) {
-            if (y_repeats) periodic_run<E, false>(rows * n, n, x, y, out, stream, true);
-            else if constexpr (LeftForms) periodic_run<E, true>(rows * n, n, x, y, out, stream, true);
+            if (y_repeats) periodic_run<E, false>(rows * n, n, x, y, out, stores, true);
+            else if constexpr (LeftForms) periodic_run<E, true>(rows * n, n, x, y, out, stores, true);
             return;
         }
     }
@@ -705,14 +716,14 @@ void rows2d(std::size_t rows, std::size_t n, const void* x, std::ptrdiff_t x_row
             if (!nt && one_output_run && full_row == row_n &&
                 n < tuning::kBlendRowsMaxSteps * E::kStep) {
                 auto src = row_scalars<E, Kind>(rows, n, in_ptr<In>(x), x_row, in_ptr<In>(y), y_row);
-                run<E>(rows * n, stream, out, src);
+                run<E>(rows * n, stores, out, src);
                 return;
             }
         }
     }
     if (nt && one_output_run &&
         rows2d_streaming<E, Kind>(rows, n, in_ptr<In>(x), x_row, in_ptr<In>(y), y_row, o)) {
-        E::fence();
+        end_streaming<E>(stores);
         return;
     }
     if (!nt && n >= E::kStep && n < tuning::kRealignMinSteps * E::kStep) {
@@ -723,21 +734,21 @@ void rows2d(std::size_t rows, std::size_t n, const void* x, std::ptrdiff_t x_row
         auto src = RowSource<E, Kind>::make(row(in_ptr<In>(x), r, x_row), row(in_ptr<In>(y), r, y_row));
         drive<E>(n, row(o, r, out_row), src, nt);
     }
-    if (nt) E::fence();
+    end_streaming<E>(stores);
 }
 
 template <class E>
-void copy(std::size_t n, const void* x, void* out, bool stream) {
+void copy(std::size_t n, const void* x, void* out, Stores stores) {
     if (n == 0 || out == x) return;  // in place: nothing to move
     CopySource<E> src{in_ptr<typename E::In>(x)};
-    run<E>(n, stream, out, src);
+    run<E>(n, stores, out, src);
 }
 
 template <class E>
-void fill(std::size_t n, const void* x, void* out, bool stream) {
+void fill(std::size_t n, const void* x, void* out, Stores stores) {
     if (n == 0) return;
     FillSource<E> src{splat<typename E::InCodec>(in_ptr<typename E::In>(x))};
-    run<E>(n, stream, out, src);
+    run<E>(n, stores, out, src);
 }
 
 }  // namespace

@@ -147,21 +147,21 @@ struct WidenedWalk {
 template <class Isa, bcast_dtype DT, const OpKernels& F32>
 struct WidenedEntries {
     using W = WidenedWalk<Isa, DT>;
-    static void vv(std::size_t n, const void* x, const void* y, void* out, bool) {
+    static void vv(std::size_t n, const void* x, const void* y, void* out, Stores) {
         W::binary(F32.vv, false, false, n, x, y, out);
     }
-    static void vs(std::size_t n, const void* x, const void* y, void* out, bool) {
+    static void vs(std::size_t n, const void* x, const void* y, void* out, Stores) {
         W::binary(F32.vs, false, true, n, x, y, out);
     }
-    static void sv(std::size_t n, const void* x, const void* y, void* out, bool) {
+    static void sv(std::size_t n, const void* x, const void* y, void* out, Stores) {
         W::binary(F32.sv, true, false, n, x, y, out);
     }
     static void periodic_y(std::size_t n, std::size_t period, const void* x, const void* y,
-                           void* out, bool) {
+                           void* out, Stores) {
         W::periodic(F32.periodic_y, F32.vv, false, n, period, x, y, out);
     }
     static void periodic_x(std::size_t n, std::size_t period, const void* x, const void* y,
-                           void* out, bool) {
+                           void* out, Stores) {
         W::periodic(F32.periodic_x, F32.vv, true, n, period, x, y, out);
     }
 };
