@@ -11,22 +11,77 @@ namespace {
 
 using plan::kMaxOperands;
 
-// One operand of a step for the current block: where it starts and whether
-// it is one element for the whole block (a constant) or a run. Trivial, so
-// that the per-block arrays of them are not zeroed (a memset per block per
-// step cost more than the kernels on short lines).
-struct Value {
-    const void* data;
-    bool scalar;
+// How each step runs on a block, fixed for the whole plan: which kernel,
+// where its operands come from, where its result goes. Resolved once per
+// run, so that a block only fills the leaves' pointers and calls kernels:
+// the per-block descriptors of earlier versions were reloaded right after
+// each kernel call and stalled behind its stores (docs/fusion.md).
+enum class CallKind : unsigned char {
+    kBinary,   // vv, vs, sv, or an exchanged op's vs with the operands swapped
+    kUnary,    // copy or fill
+    kStrided,  // the general kernel: n-ary ops, SELECT, strided output
+    kScalar,   // every operand constant: one element into the step's slot
+};
+
+struct Operand {
+    const void* fixed = nullptr;  // an earlier step's slot; nullptr: a leaf
+    std::size_t leaf = 0;
+    bool scalar = false;  // one element for the whole block
+};
+
+struct Call {
+    CallKind kind = CallKind::kStrided;
+    kernels::BinaryFn binary = nullptr;
+    kernels::UnaryFn unary = nullptr;
+    kernels::StridedFn strided = nullptr;
+    bool swap = false;  // kBinary: y first (an exchanged op)
+    std::size_t num_operands = 0;
+    Operand operand[kMaxInputs];
+    void* out = nullptr;  // the step's slot; nullptr: the output
+    std::ptrdiff_t out_stride = 1;
+    // The output's blocks stream unfenced: run_range fences once.
+    kernels::Stores stores{false};
 };
 
 class Block {
 public:
-    Block(const FusedPlan& p, unsigned char* scratch, bool stream)
-        : p_(p), scratch_(scratch), stream_(stream) {
+    Block(const FusedPlan& p, unsigned char* scratch, bool stream) : p_(p), scratch_(scratch) {
         const plan::Loop& inner = p.nest.loops[p.nest.num_loops - 1];
         for (std::size_t o = 0; o <= p.num_leaves; ++o) stride_[o] = inner.stride[o];
-        single_ = inner.extent == 1;
+        const bool single = inner.extent == 1;
+        bool leaf_scalar[kMaxInputs] = {};
+        for (std::size_t l = 0; l < p.num_leaves; ++l) {
+            leaf_scalar[l] = p.leaf_period[l] == 0 && p.leaf_slot[l] == kNoSlot && !single &&
+                             stride_[l] == 0;
+        }
+        for (std::size_t s = 0; s < p.num_steps; ++s) {
+            const Step& step = p.steps[s];
+            const bool last = s + 1 == p.num_steps;
+            Call& c = calls_[s];
+            c.num_operands = step.num_operands;
+            for (std::size_t j = 0; j < step.num_operands; ++j) {
+                const Source& src = step.operands[j];
+                Operand& o = c.operand[j];
+                if (src.leaf) {
+                    o.leaf = src.index;
+                    o.scalar = leaf_scalar[src.index];
+                } else {
+                    o.fixed = slot_at(p.steps[src.index].slot);
+                    o.scalar = p.steps[src.index].scalar;
+                }
+            }
+            c.strided = step.kernels.strided;
+            c.out = last ? nullptr : slot_at(step.slot);
+            c.out_stride = last ? stride_[p.num_leaves] : 1;
+            c.stores = kernels::Stores{last && stream, false};
+            if (step.scalar) {
+                c.kind = CallKind::kScalar;
+                c.out = slot_at(step.slot);
+                c.out_stride = 1;
+            } else {
+                choose_kernel(step, c);
+            }
+        }
     }
 
     // Lays each pattern leaf's period out in its slot, repeated over a
@@ -49,43 +104,40 @@ public:
     // Elements [0, m) of the run whose operands start at ptr; `phase` is the
     // block's first element's index in its line (where patterns read).
     void run(char* const* ptr, std::size_t m, std::size_t phase) const {
-        Value leaf[kMaxInputs];
+        const void* leaf[kMaxInputs];
         for (std::size_t l = 0; l < p_.num_leaves; ++l) {
             if (p_.leaf_period[l] > 0) {
                 const std::size_t at = phase % p_.leaf_period[l] * p_.elem_size[l];
-                leaf[l] = Value{static_cast<unsigned char*>(slot_at(p_.leaf_slot[l])) + at, false};
-                continue;
-            }
-            if (p_.leaf_slot[l] == kNoSlot) {
-                leaf[l] = Value{ptr[l], !single_ && stride_[l] == 0};
-                continue;
-            }
-            void* slot = slot_at(p_.leaf_slot[l]);
-            const void* from = ptr[l];
-            const std::ptrdiff_t stride = stride_[l];
-            p_.leaf_gather[l](m, 1, &from, &stride, slot, 1);
-            leaf[l] = Value{slot, false};
-        }
-        Value result[kMaxSteps];
-        for (std::size_t s = 0; s < p_.num_steps; ++s) {
-            const Step& step = p_.steps[s];
-            Value in[kMaxInputs];
-            for (std::size_t j = 0; j < step.num_operands; ++j) {
-                const Source& src = step.operands[j];
-                in[j] = src.leaf ? leaf[src.index] : result[src.index];
-            }
-            const bool last = s + 1 == p_.num_steps;
-            if (step.scalar) {
-                void* slot = slot_at(step.slot);
-                strided(step, in, 1, slot, 1);
-                result[s] = Value{slot, true};
-                if (last) broadcast(slot, ptr[p_.num_leaves], m);
-            } else if (last) {
-                write(step, in, m, ptr[p_.num_leaves], stride_[p_.num_leaves], stream_);
+                leaf[l] = static_cast<unsigned char*>(slot_at(p_.leaf_slot[l])) + at;
+            } else if (p_.leaf_slot[l] == kNoSlot) {
+                leaf[l] = ptr[l];
             } else {
-                void* slot = slot_at(step.slot);
-                write(step, in, m, slot, 1, false);
-                result[s] = Value{slot, false};
+                void* slot = slot_at(p_.leaf_slot[l]);
+                const void* from = ptr[l];
+                const std::ptrdiff_t stride = stride_[l];
+                p_.leaf_gather[l](m, 1, &from, &stride, slot, 1);
+                leaf[l] = slot;
+            }
+        }
+        void* const output = ptr[p_.num_leaves];
+        for (std::size_t s = 0; s < p_.num_steps; ++s) {
+            const Call& c = calls_[s];
+            const auto in = [&](std::size_t j) {
+                const Operand& o = c.operand[j];
+                return o.fixed != nullptr ? o.fixed : leaf[o.leaf];
+            };
+            void* out = c.out != nullptr ? c.out : output;
+            switch (c.kind) {
+                case CallKind::kBinary:
+                    if (c.swap) c.binary(m, in(1), in(0), out, c.stores);
+                    else c.binary(m, in(0), in(1), out, c.stores);
+                    break;
+                case CallKind::kUnary: c.unary(m, in(0), out, c.stores); break;
+                case CallKind::kStrided: strided(c, leaf, m, out, c.out_stride); break;
+                case CallKind::kScalar:
+                    strided(c, leaf, 1, out, 1);
+                    if (s + 1 == p_.num_steps) broadcast(out, output, m);
+                    break;
             }
         }
     }
@@ -93,39 +145,45 @@ public:
 private:
     void* slot_at(std::size_t slot) const { return scratch_ + slot * p_.slot_bytes; }
 
-    // The op over m elements into out (element stride out_stride): the
-    // contiguous kernels where they fit, else the strided one.
-    static void write(const Step& step, const Value* in, std::size_t m, void* out,
-                      std::ptrdiff_t out_stride, bool stream) {
+    // The contiguous kernel for the step's operands where one fits, else
+    // the strided one.
+    static void choose_kernel(const Step& step, Call& c) {
         const kernels::OpKernels& k = step.kernels;
-        if (step.num_operands == 2 && out_stride == 1) {
-            const Value& x = in[0];
-            const Value& y = in[1];
-            if (!x.scalar && !y.scalar && k.vv) return k.vv(m, x.data, y.data, out, stream);
-            if (!x.scalar && y.scalar && k.vs) return k.vs(m, x.data, y.data, out, stream);
-            if (x.scalar && !y.scalar) {
-                if (k.sv) return k.sv(m, x.data, y.data, out, stream);
-                if (step.has_exchanged && step.exchanged.vs) {
-                    return step.exchanged.vs(m, y.data, x.data, out, stream);
-                }
+        c.kind = CallKind::kStrided;
+        if (c.out_stride != 1) return;
+        if (step.num_operands == 2) {
+            const bool xs = c.operand[0].scalar, ys = c.operand[1].scalar;
+            kernels::BinaryFn fn = nullptr;
+            if (!xs && !ys) fn = k.vv;
+            else if (!xs && ys) fn = k.vs;
+            else if (xs && !ys) fn = k.sv;
+            if (fn == nullptr && xs && !ys && step.has_exchanged) {
+                fn = step.exchanged.vs;
+                c.swap = fn != nullptr;
+            }
+            if (fn != nullptr) {
+                c.kind = CallKind::kBinary;
+                c.binary = fn;
+            }
+        } else if (step.num_operands == 1) {
+            const kernels::UnaryFn fn = c.operand[0].scalar ? k.fill : k.copy;
+            if (fn != nullptr) {
+                c.kind = CallKind::kUnary;
+                c.unary = fn;
             }
         }
-        if (step.num_operands == 1 && out_stride == 1) {
-            if (!in[0].scalar && k.copy) return k.copy(m, in[0].data, out, stream);
-            if (in[0].scalar && k.fill) return k.fill(m, in[0].data, out, stream);
-        }
-        strided(step, in, m, out, out_stride);
     }
 
-    static void strided(const Step& step, const Value* in, std::size_t m, void* out,
+    static void strided(const Call& c, const void* const* leaf, std::size_t m, void* out,
                         std::ptrdiff_t out_stride) {
         const void* data[kMaxInputs];
         std::ptrdiff_t strides[kMaxInputs];
-        for (std::size_t j = 0; j < step.num_operands; ++j) {
-            data[j] = in[j].data;
-            strides[j] = in[j].scalar ? 0 : 1;
+        for (std::size_t j = 0; j < c.num_operands; ++j) {
+            const Operand& o = c.operand[j];
+            data[j] = o.fixed != nullptr ? o.fixed : leaf[o.leaf];
+            strides[j] = o.scalar ? 0 : 1;
         }
-        step.kernels.strided(m, step.num_operands, data, strides, out, out_stride);
+        c.strided(m, c.num_operands, data, strides, out, out_stride);
     }
 
     // A constant result over the block's m output elements.
@@ -136,9 +194,8 @@ private:
 
     const FusedPlan& p_;
     unsigned char* scratch_;
-    bool stream_;
-    bool single_ = false;
     std::ptrdiff_t stride_[kMaxOperands] = {};
+    Call calls_[kMaxSteps];
 };
 
 // Elements [first, first + n) of an inner line whose operands start at ptr
@@ -190,8 +247,8 @@ uint64_t grain(const FusedPlan& p) {
 
 // The flat range [begin, end) of the nest (outer loops' odometer, then the
 // line): the odometer seeks the line holding begin, then walks on.
-void run_range(const FusedPlan& p, const void* const* inputs, void* output, uint64_t begin,
-               uint64_t end, bool stream) {
+void walk_range(const FusedPlan& p, const void* const* inputs, void* output, uint64_t begin,
+                uint64_t end, bool stream) {
     alignas(64) unsigned char scratch[kScratchBytes];
     const Block block(p, scratch, stream);
     const std::size_t out = p.num_leaves;
@@ -234,6 +291,13 @@ void run_range(const FusedPlan& p, const void* const* inputs, void* output, uint
         }
         if (d == SIZE_MAX) return;
     }
+}
+
+// walk_range, then the one fence for all its blocks' streaming stores.
+void run_range(const FusedPlan& p, const void* const* inputs, void* output, uint64_t begin,
+               uint64_t end, bool stream) {
+    walk_range(p, inputs, output, begin, end, stream);
+    if (stream) kernels::stream_fence();
 }
 
 }  // namespace

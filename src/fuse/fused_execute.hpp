@@ -3,7 +3,8 @@
 // step runs its op's kernel (vv, vs, sv, or the strided/n-ary one) on the
 // leaves in place (contiguous or constant) or gathered, and on earlier
 // steps' results in scratch slots on this thread's stack; the last step
-// writes the output, with the plan's streaming decision. No allocation.
+// writes the output, with the plan's streaming decision: its blocks stream
+// unfenced, and each run or task fences once at its end. No allocation.
 #pragma once
 
 #include "exec/execute.hpp"
