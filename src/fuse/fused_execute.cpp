@@ -11,77 +11,12 @@ namespace {
 
 using plan::kMaxOperands;
 
-// How each step runs on a block, fixed for the whole plan: which kernel,
-// where its operands come from, where its result goes. Resolved once per
-// run, so that a block only fills the leaves' pointers and calls kernels:
-// the per-block descriptors of earlier versions were reloaded right after
-// each kernel call and stalled behind its stores (docs/fusion.md).
-enum class CallKind : unsigned char {
-    kBinary,   // vv, vs, sv, or an exchanged op's vs with the operands swapped
-    kUnary,    // copy or fill
-    kStrided,  // the general kernel: n-ary ops, SELECT, strided output
-    kScalar,   // every operand constant: one element into the step's slot
-};
-
-struct Operand {
-    const void* fixed = nullptr;  // an earlier step's slot; nullptr: a leaf
-    std::size_t leaf = 0;
-    bool scalar = false;  // one element for the whole block
-};
-
-struct Call {
-    CallKind kind = CallKind::kStrided;
-    kernels::BinaryFn binary = nullptr;
-    kernels::UnaryFn unary = nullptr;
-    kernels::StridedFn strided = nullptr;
-    bool swap = false;  // kBinary: y first (an exchanged op)
-    std::size_t num_operands = 0;
-    Operand operand[kMaxInputs];
-    void* out = nullptr;  // the step's slot; nullptr: the output
-    std::ptrdiff_t out_stride = 1;
-    // The output's blocks stream unfenced: run_range fences once.
-    kernels::Stores stores{false};
-};
-
 class Block {
 public:
-    Block(const FusedPlan& p, unsigned char* scratch, bool stream) : p_(p), scratch_(scratch) {
+    Block(const FusedPlan& p, unsigned char* scratch, bool stream)
+        : p_(p), scratch_(scratch), stream_(stream) {
         const plan::Loop& inner = p.nest.loops[p.nest.num_loops - 1];
         for (std::size_t o = 0; o <= p.num_leaves; ++o) stride_[o] = inner.stride[o];
-        const bool single = inner.extent == 1;
-        bool leaf_scalar[kMaxInputs] = {};
-        for (std::size_t l = 0; l < p.num_leaves; ++l) {
-            leaf_scalar[l] = p.leaf_period[l] == 0 && p.leaf_slot[l] == kNoSlot && !single &&
-                             stride_[l] == 0;
-        }
-        for (std::size_t s = 0; s < p.num_steps; ++s) {
-            const Step& step = p.steps[s];
-            const bool last = s + 1 == p.num_steps;
-            Call& c = calls_[s];
-            c.num_operands = step.num_operands;
-            for (std::size_t j = 0; j < step.num_operands; ++j) {
-                const Source& src = step.operands[j];
-                Operand& o = c.operand[j];
-                if (src.leaf) {
-                    o.leaf = src.index;
-                    o.scalar = leaf_scalar[src.index];
-                } else {
-                    o.fixed = slot_at(p.steps[src.index].slot);
-                    o.scalar = p.steps[src.index].scalar;
-                }
-            }
-            c.strided = step.kernels.strided;
-            c.out = last ? nullptr : slot_at(step.slot);
-            c.out_stride = last ? stride_[p.num_leaves] : 1;
-            c.stores = kernels::Stores{last && stream, false};
-            if (step.scalar) {
-                c.kind = CallKind::kScalar;
-                c.out = slot_at(step.slot);
-                c.out_stride = 1;
-            } else {
-                choose_kernel(step, c);
-            }
-        }
     }
 
     // Lays each pattern leaf's period out in its slot, repeated over a
@@ -121,22 +56,27 @@ public:
         }
         void* const output = ptr[p_.num_leaves];
         for (std::size_t s = 0; s < p_.num_steps; ++s) {
-            const Call& c = calls_[s];
-            const auto in = [&](std::size_t j) {
-                const Operand& o = c.operand[j];
-                return o.fixed != nullptr ? o.fixed : leaf[o.leaf];
+            const Step& step = p_.steps[s];
+            const bool last = s + 1 == p_.num_steps;
+            const auto in = [&](std::size_t j) -> const void* {
+                const Source& src = step.operands[j];
+                return src.leaf ? leaf[src.index] : slot_at(p_.steps[src.index].slot);
             };
-            void* out = c.out != nullptr ? c.out : output;
-            switch (c.kind) {
-                case CallKind::kBinary:
-                    if (c.swap) c.binary(m, in(1), in(0), out, c.stores);
-                    else c.binary(m, in(0), in(1), out, c.stores);
+            void* out = last && step.call != Call::kScalar ? output : slot_at(step.slot);
+            // The output's blocks stream unfenced: run_range fences once.
+            const kernels::Stores stores{last && stream_, false};
+            switch (step.call) {
+                case Call::kBinary:
+                    if (step.swap) step.binary(m, in(1), in(0), out, stores);
+                    else step.binary(m, in(0), in(1), out, stores);
                     break;
-                case CallKind::kUnary: c.unary(m, in(0), out, c.stores); break;
-                case CallKind::kStrided: strided(c, leaf, m, out, c.out_stride); break;
-                case CallKind::kScalar:
-                    strided(c, leaf, 1, out, 1);
-                    if (s + 1 == p_.num_steps) broadcast(out, output, m);
+                case Call::kUnary: step.unary(m, in(0), out, stores); break;
+                case Call::kStrided:
+                    strided(step, in, m, out, last ? stride_[p_.num_leaves] : 1);
+                    break;
+                case Call::kScalar:
+                    strided(step, in, 1, out, 1);
+                    if (last) broadcast(out, output, m);
                     break;
             }
         }
@@ -145,45 +85,16 @@ public:
 private:
     void* slot_at(std::size_t slot) const { return scratch_ + slot * p_.slot_bytes; }
 
-    // The contiguous kernel for the step's operands where one fits, else
-    // the strided one.
-    static void choose_kernel(const Step& step, Call& c) {
-        const kernels::OpKernels& k = step.kernels;
-        c.kind = CallKind::kStrided;
-        if (c.out_stride != 1) return;
-        if (step.num_operands == 2) {
-            const bool xs = c.operand[0].scalar, ys = c.operand[1].scalar;
-            kernels::BinaryFn fn = nullptr;
-            if (!xs && !ys) fn = k.vv;
-            else if (!xs && ys) fn = k.vs;
-            else if (xs && !ys) fn = k.sv;
-            if (fn == nullptr && xs && !ys && step.has_exchanged) {
-                fn = step.exchanged.vs;
-                c.swap = fn != nullptr;
-            }
-            if (fn != nullptr) {
-                c.kind = CallKind::kBinary;
-                c.binary = fn;
-            }
-        } else if (step.num_operands == 1) {
-            const kernels::UnaryFn fn = c.operand[0].scalar ? k.fill : k.copy;
-            if (fn != nullptr) {
-                c.kind = CallKind::kUnary;
-                c.unary = fn;
-            }
-        }
-    }
-
-    static void strided(const Call& c, const void* const* leaf, std::size_t m, void* out,
+    template <class In>
+    static void strided(const Step& step, const In& in, std::size_t m, void* out,
                         std::ptrdiff_t out_stride) {
         const void* data[kMaxInputs];
         std::ptrdiff_t strides[kMaxInputs];
-        for (std::size_t j = 0; j < c.num_operands; ++j) {
-            const Operand& o = c.operand[j];
-            data[j] = o.fixed != nullptr ? o.fixed : leaf[o.leaf];
-            strides[j] = o.scalar ? 0 : 1;
+        for (std::size_t j = 0; j < step.num_operands; ++j) {
+            data[j] = in(j);
+            strides[j] = step.operand_scalar[j] ? 0 : 1;
         }
-        c.strided(m, c.num_operands, data, strides, out, out_stride);
+        step.kernels.strided(m, step.num_operands, data, strides, out, out_stride);
     }
 
     // A constant result over the block's m output elements.
@@ -194,8 +105,8 @@ private:
 
     const FusedPlan& p_;
     unsigned char* scratch_;
+    bool stream_;
     std::ptrdiff_t stride_[kMaxOperands] = {};
-    Call calls_[kMaxSteps];
 };
 
 // Elements [first, first + n) of an inner line whose operands start at ptr

@@ -230,7 +230,7 @@ void merge_patterns(FusedPlan& p) {
 void assign_slots(FusedPlan& p) {
     const plan::Loop& inner = p.nest.loops[p.nest.num_loops - 1];
     const bool single = inner.extent == 1;
-    std::vector<bool> leaf_scalar(p.num_leaves);
+    auto& leaf_scalar = p.leaf_scalar;
     std::size_t slots = 0;
     for (std::size_t l = 0; l < p.num_leaves; ++l) {
         const int64_t stride = inner.stride[l];
@@ -286,6 +286,47 @@ void assign_slots(FusedPlan& p) {
     }
 }
 
+// Each step's kernel for its operands' kinds (constant or run) and its
+// output's inner stride: the contiguous kernels where they fit, else the
+// strided one.
+void resolve_calls(FusedPlan& p) {
+    const std::size_t out = p.num_leaves;
+    const int64_t out_stride = p.nest.loops[p.nest.num_loops - 1].stride[out];
+    for (std::size_t s = 0; s < p.num_steps; ++s) {
+        Step& step = p.steps[s];
+        for (std::size_t j = 0; j < step.num_operands; ++j) {
+            const Source& src = step.operands[j];
+            step.operand_scalar[j] = src.leaf ? p.leaf_scalar[src.index] : p.steps[src.index].scalar;
+        }
+        if (step.scalar) {
+            step.call = Call::kScalar;
+            continue;
+        }
+        step.call = Call::kStrided;
+        const bool last = s + 1 == p.num_steps;
+        if (last && out_stride != 1) continue;
+        const kernels::OpKernels& k = step.kernels;
+        if (step.num_operands == 2) {
+            const bool xs = step.operand_scalar[0], ys = step.operand_scalar[1];
+            kernels::BinaryFn fn = !xs && !ys ? k.vv : !xs ? k.vs : k.sv;
+            if (fn == nullptr && xs && step.has_exchanged && step.exchanged.vs != nullptr) {
+                fn = step.exchanged.vs;
+                step.swap = true;
+            }
+            if (fn != nullptr) {
+                step.call = Call::kBinary;
+                step.binary = fn;
+            }
+        } else if (step.num_operands == 1) {
+            const kernels::UnaryFn fn = step.operand_scalar[0] ? k.fill : k.copy;
+            if (fn != nullptr) {
+                step.call = Call::kUnary;
+                step.unary = fn;
+            }
+        }
+    }
+}
+
 }  // namespace
 
 FusedPlan plan_expression(const Expression& e, const Shape* inputs, const int64_t* const* strides,
@@ -338,6 +379,7 @@ FusedPlan plan_expression(const Expression& e, const Shape* inputs, const int64_
     }
     merge_patterns(p);
     assign_slots(p);
+    resolve_calls(p);
 
     const uint64_t touched = plan::touched_bytes(p.lo_byte.data(), p.hi_byte.data(), out + 1);
     p.stream = touched >= kernels::stream_threshold_bytes();

@@ -46,6 +46,14 @@ struct Source {
     std::size_t index = 0;  // leaf or step index
 };
 
+// How a step runs on a block, fixed once the loop nest is known.
+enum class Call : unsigned char {
+    kBinary,   // `binary`: vv, vs, sv, or an exchanged op's vs, operands swapped
+    kUnary,    // `unary`: copy or fill
+    kStrided,  // the strided kernel: n-ary ops, SELECT, a strided output
+    kScalar,   // every operand constant: one element into the step's slot
+};
+
 struct Step {
     std::size_t node = 0;              // the expression's node
     bcast_opcode kernel_op = 0;        // reversed ops folded: RSUB runs SUB
@@ -60,6 +68,13 @@ struct Step {
     kernels::OpKernels exchanged{};
     bool scalar = false;      // every operand is constant along the inner loop
     std::size_t slot = kNoSlot;  // scratch slot of its result (none: the last step)
+    // Resolved per plan (not per block: reloading per-block descriptors
+    // right after each kernel call stalled behind its stores, docs/fusion.md).
+    Call call = Call::kStrided;
+    kernels::BinaryFn binary = nullptr;
+    kernels::UnaryFn unary = nullptr;
+    bool swap = false;
+    std::array<bool, kMaxInputs> operand_scalar{};  // constant along the inner loop
 };
 
 struct FusedPlan {
@@ -71,6 +86,7 @@ struct FusedPlan {
     std::array<std::size_t, kMaxInputs> input_order{};
     std::array<bcast_dtype, kMaxInputs> leaf_dtype{};
     std::array<std::size_t, kMaxInputs> leaf_slot{};
+    std::array<bool, kMaxInputs> leaf_scalar{};  // constant along the inner loop, read in place
     std::array<kernels::StridedFn, kMaxInputs> leaf_gather{};  // COPY of its dtype
     // Per leaf: the period of a pattern read (0: none); a pattern leaf has a
     // slot that holds its period repeated over a block and one period more.
