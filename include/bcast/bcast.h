@@ -515,7 +515,7 @@ BCAST_API bcast_status bcast_expr_output_shape(const bcast_expr* expr, size_t ca
 /* Runs the planned expression. inputs[i] points at input i's first element;
  * the buffers are checked as by bcast_op_execute (in place: the output may be
  * an input read with exactly the output's layout everywhere it is read).
- * Allocates nothing; uses about 32 KiB of the calling thread's stack.
+ * Allocates nothing; uses about 40 KiB of the calling thread's stack.
  * Thread-safe on a planned expression (each call with its own output). */
 BCAST_API bcast_status bcast_expr_execute(const bcast_expr* expr, const void* const* inputs,
                                           void* output) BCAST_NOEXCEPT;
@@ -532,8 +532,9 @@ BCAST_API bcast_status bcast_expr_execute_pool(const bcast_expr* expr, const voi
 
 /* Describes the expression as one JSON object: dtype, input dtypes, nodes,
  * output; once planned also the output shape, the fused loop nest (one stride
- * per operand: each placed read of an input, then the output), the block size
- * and the steps. Writes at most size bytes including the NUL (snprintf-like)
+ * per operand: each placed read of an input, then the output), the block size,
+ * the steps, and whether they run in registers ("in_registers": a linear chain
+ * of + - * / max min over f32 or f64 on a SIMD kernel set). Writes at most size bytes including the NUL (snprintf-like)
  * and returns the full length; 0 for NULL expr. */
 BCAST_API size_t bcast_expr_describe(const bcast_expr* expr, char* buf,
                                      size_t size) BCAST_NOEXCEPT;

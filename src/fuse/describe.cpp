@@ -75,7 +75,8 @@ std::string describe_json(const Expression& e, const FusedPlan* p) {
          ",\"output_shape\":" + json_list(p->out.dims.data(), p->out.rank) +
          ",\"operands\":" + operands_json(*p) +
          ",\"loops\":" + plan::loops_json(p->nest, p->num_leaves + 1) +
-         ",\"kernel\":\"fused\",\"elements_per_block\":" + std::to_string(p->block) +
+         ",\"kernel\":\"fused\",\"in_registers\":" + (p->chain ? "true" : "false") +
+         ",\"elements_per_block\":" + std::to_string(p->block) +
          ",\"scratch_slots\":" + std::to_string(p->num_slots) + ",\"steps\":" + steps_json(*p) +
          ",\"streaming_stores\":" + (p->stream ? "true" : "false");
     return s + "}";

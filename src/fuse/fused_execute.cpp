@@ -55,6 +55,11 @@ public:
             }
         }
         void* const output = ptr[p_.num_leaves];
+        if (p_.chain != nullptr) {  // the whole chain in registers
+            p_.chain(m, p_.chain_links, leaf, p_.leaf_scalar.data(), output,
+                     kernels::Stores{stream_, false});
+            return;
+        }
         for (std::size_t s = 0; s < p_.num_steps; ++s) {
             const Step& step = p_.steps[s];
             const bool last = s + 1 == p_.num_steps;

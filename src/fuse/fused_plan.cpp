@@ -327,6 +327,44 @@ void resolve_calls(FusedPlan& p) {
     }
 }
 
+// The chain kernel where the steps are a linear chain it evaluates: step 0
+// over two leaves, each later step over the step before and a leaf, all of
+// chain_op()s in one dtype, none constant, the output contiguous.
+void choose_chain(FusedPlan& p) {
+    const std::size_t out = p.num_leaves;
+    if (p.num_steps < 2 || p.num_steps > kernels::kMaxChainLinks) return;
+    if (p.nest.loops[p.nest.num_loops - 1].stride[out] != 1) return;
+    const bcast_dtype dtype = p.steps[0].dtype;
+    if (p.out_dtype != dtype) return;
+    kernels::Chain chain{};
+    for (std::size_t s = 0; s < p.num_steps; ++s) {
+        const Step& step = p.steps[s];
+        if (step.dtype != dtype || step.num_operands != 2 || step.scalar ||
+            !kernels::chain_op(step.kernel_op)) {
+            return;
+        }
+        const Source& x = step.operands[0];
+        const Source& y = step.operands[1];
+        kernels::ChainLink& link = chain.link[s];
+        link.op = step.kernel_op;
+        if (s == 0) {
+            if (!x.leaf || !y.leaf) return;
+            chain.first = x.index;
+            link.leaf = y.index;
+        } else if (!x.leaf && x.index == s - 1 && y.leaf) {
+            link.leaf = y.index;
+        } else if (x.leaf && !y.leaf && y.index == s - 1) {
+            link.leaf = x.index;
+            link.acc_is_y = true;
+        } else {
+            return;
+        }
+    }
+    chain.num_links = p.num_steps;
+    p.chain = kernels::select_chain(dtype);
+    p.chain_links = chain;
+}
+
 }  // namespace
 
 FusedPlan plan_expression(const Expression& e, const Shape* inputs, const int64_t* const* strides,
@@ -380,6 +418,7 @@ FusedPlan plan_expression(const Expression& e, const Shape* inputs, const int64_
     merge_patterns(p);
     assign_slots(p);
     resolve_calls(p);
+    choose_chain(p);
 
     const uint64_t touched = plan::touched_bytes(p.lo_byte.data(), p.hi_byte.data(), out + 1);
     p.stream = touched >= kernels::stream_threshold_bytes();

@@ -28,11 +28,12 @@ struct IsaInfo {
     bool built;  // this build has its kernels (kernels/built_isas.hpp)
     bool (*on_cpu)();
     const OpKernels* (*own_kernels)(bcast_opcode, bcast_dtype);
+    ChainFn (*chains)(bcast_dtype);
 };
 
 #define BCAST_ISA_INFO(isa, arch)                                  \
     {Isa::isa, #isa, Arch::arch, built_isas::isa,                  \
-     [] { return cpu::cpu_features().isa; }, &isa::kernels},
+     [] { return cpu::cpu_features().isa; }, &isa::kernels, &isa::chains},
 constexpr IsaInfo kSimdIsas[] = {BCAST_SIMD_ISAS(BCAST_ISA_INFO)};
 #undef BCAST_ISA_INFO
 
@@ -191,6 +192,11 @@ Selection select_kernels(bcast_opcode kernel_op, bcast_dtype dtype) {
         return none;
     }
     return table(active_isa()).entries[static_cast<std::size_t>(kernel_op) * kNumDtypes + dtype];
+}
+
+ChainFn select_chain(bcast_dtype dtype) {
+    const IsaInfo* info = simd_info(active_isa());
+    return info ? info->chains(dtype) : nullptr;
 }
 
 const char* active_isa_name() { return isa_name(active_isa()); }

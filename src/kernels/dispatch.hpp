@@ -16,6 +16,10 @@ struct Selection {
 // portable table has is filled. kernels.strided is null when unsupported.
 Selection select_kernels(bcast_opcode kernel_op, bcast_dtype dtype);
 
+// The active ISA's chain kernel for dtype (kernel_table.hpp: Chain), or
+// nullptr (the portable table has none: chains then run op by op).
+ChainFn select_chain(bcast_dtype dtype);
+
 // Name of the ISA new plans use ("scalar", "sse2", "avx2", "avx512", "neon").
 const char* active_isa_name();
 

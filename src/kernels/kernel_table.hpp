@@ -73,6 +73,35 @@ struct OpKernels {
 
 // Portable C++ kernels: nullptr when (op, dtype) is not supported
 // (bcast::op_supports) or op is a reversed opcode.
+// A linear chain of binary ops over one dtype, evaluated step by step in
+// registers (fused expressions): acc = x op0 y, then acc = acc op_k leaf
+// (leaf op_k acc where acc_is_y) for each further link. Leaves are the
+// caller's operands: a run, or one element for the whole call (scalar).
+// The ops are those chain_op() accepts, computed as their own kernels
+// compute them, so a chain writes what its ops run one by one write.
+constexpr std::size_t kMaxChainLinks = 32;
+
+struct ChainLink {
+    bcast_opcode op = 0;
+    std::size_t leaf = 0;   // the operand that is not the accumulator
+    bool acc_is_y = false;  // leaf op acc (link 0: never)
+};
+
+struct Chain {
+    std::size_t first = 0;  // link 0's x
+    std::size_t num_links = 0;
+    ChainLink link[kMaxChainLinks];
+};
+
+using ChainFn = void (*)(std::size_t n, const Chain& chain, const void* const* leaves,
+                         const bool* scalar, void* out, Stores stores);
+
+// Whether chain kernels evaluate op (they exist for f32 and f64 only).
+constexpr bool chain_op(bcast_opcode op) {
+    return op == BCAST_OP_ADD || op == BCAST_OP_SUB || op == BCAST_OP_MUL || op == BCAST_OP_DIV ||
+           op == BCAST_OP_MAX || op == BCAST_OP_MIN;
+}
+
 const OpKernels* portable_kernels(bcast_opcode kernel_op, bcast_dtype dtype);
 
 }  // namespace bcast::kernels

@@ -13,6 +13,7 @@
 #include "fuse/fused_execute.hpp"
 #include "fuse/fused_plan.hpp"
 #include "kernel_test_data.hpp"
+#include "kernels/dispatch.hpp"
 #include "kernels/simd/stream_threshold.hpp"
 #include "op/operator.hpp"
 
@@ -374,6 +375,76 @@ TEST_CASE("a fused chain streams, blocks and writes in place as the ops would", 
     pointers[0] = scratch.data() + 4;  // x shifted by one element: overlaps, not in place
     CHECK_THROWS_AS(exec::check_buffers(fuse::buffer_layout(p), pointers.data(), scratch.data()),
                     Error);
+}
+
+TEST_CASE("linear chains run in registers and write what their ops write", "[fuse]") {
+    struct ThresholdGuard {
+        ~ThresholdGuard() { kernels::set_stream_threshold_bytes_for_testing(0); }
+    } restore;
+    std::mt19937_64 rng(20261126);
+    const bcast_opcode chain_ops[] = {BCAST_OP_ADD, BCAST_OP_SUB, BCAST_OP_MUL,
+                                      BCAST_OP_DIV, BCAST_OP_MAX, BCAST_OP_MIN};
+    const bool simd = std::string(kernels::active_isa_name()) != "scalar";
+    int in_registers = 0;
+    for (int round = 0; round < 300; ++round) {
+        const bcast_dtype dt = round % 2 == 0 ? BCAST_DTYPE_F32 : BCAST_DTYPE_F64;
+        // x over (2, c, w): w from 1 (shorter than a step) to past a block.
+        const int64_t c = std::uniform_int_distribution<int64_t>(1, 5)(rng);
+        const int64_t w = std::uniform_int_distribution<int>(0, 3)(rng) == 0
+                              ? std::uniform_int_distribution<int64_t>(1, 20)(rng)
+                              : std::uniform_int_distribution<int64_t>(21, 1500)(rng);
+        const std::size_t links = std::uniform_int_distribution<std::size_t>(2, 8)(rng);
+        fuse::Expression e(dt, links + 1);
+        Shape full;
+        full.rank = 3;
+        full.dims = {2, c, w};
+        std::vector<Layout> in{contiguous(full)};
+        std::size_t acc = 0;  // input 0: x
+        for (std::size_t k = 0; k < links; ++k) {
+            Shape leaf;  // full, per channel (NCW), per position (a pattern), or one value
+            switch (std::uniform_int_distribution<int>(0, 3)(rng)) {
+                case 0: leaf = full; break;
+                case 1: leaf.rank = 3, leaf.dims = {1, c, 1}; break;
+                case 2: leaf.rank = 1, leaf.dims = {w}; break;
+                default: leaf.rank = 0; break;
+            }
+            in.push_back(contiguous(leaf));
+            std::size_t ops[2] = {acc, k + 1};
+            if (std::uniform_int_distribution<int>(0, 2)(rng) == 0) std::swap(ops[0], ops[1]);
+            const bcast_opcode op = chain_ops[std::uniform_int_distribution<int>(0, 5)(rng)];
+            acc = e.add_node(op, BCAST_RULE_NUMPY, -1, 2, ops);
+        }
+        std::vector<Bytes> data;
+        for (const Layout& l : in) data.push_back(bcast_test::random_elems(dt, l.elements, rng));
+        const Layout out = contiguous(full);
+        std::vector<Shape> shapes;
+        for (const Layout& l : in) shapes.push_back(l.shape);
+        const fuse::FusedPlan p = fuse::plan_expression(e, shapes.data(), nullptr, nullptr);
+        INFO("round " << round << ": " << fuse::describe_json(e, &p));
+        // Every link is a chain op over the accumulator and a leaf; only a
+        // leaf constant along the whole line at step 0 breaks the chain.
+        if (p.chain != nullptr) ++in_registers;
+        if (!simd) CHECK(p.chain == nullptr);
+        const std::size_t threshold = round % 3 == 0 ? 1 : 0;  // 1: every block streams
+        kernels::set_stream_threshold_bytes_for_testing(threshold);
+        Bytes want(out.elements * dtype_size(dt), 0);
+        std::string why;
+        REQUIRE(run_unfused(e, in, data, out, want, why) == BCAST_OK);
+        CHECK(bcast_test::mismatch(dt, run_fused(e, in, data, out, Bytes(want.size(), 0)), want) == "");
+        const std::size_t tasks = std::uniform_int_distribution<std::size_t>(2, 5)(rng);
+        CHECK(bcast_test::mismatch(dt, run_fused(e, in, data, out, Bytes(want.size(), 0), tasks, &rng),
+                                   want) == "");
+        // In place on x.
+        const fuse::FusedPlan q = fuse::plan_expression(e, shapes.data(), nullptr, nullptr);
+        Bytes x_and_out = data[0];
+        std::vector<const void*> pointers;
+        for (const Bytes& d : data) pointers.push_back(d.data());
+        pointers[0] = x_and_out.data();
+        exec::check_buffers(fuse::buffer_layout(q), pointers.data(), x_and_out.data());
+        fuse::run(q, pointers.data(), x_and_out.data());
+        CHECK(bcast_test::mismatch(dt, x_and_out, want) == "");
+    }
+    if (simd) CHECK(in_registers > 150);
 }
 
 TEST_CASE("per-channel parameters of an NHWC tensor become patterns over one line", "[fuse]") {

@@ -39,6 +39,19 @@ const OpKernels* first_family(const FamilyLookup (&families)[N], bcast_opcode op
     }
 BCAST_SIMD_ISAS(BCAST_DEFINE_ISA_KERNELS)
 #undef BCAST_DEFINE_ISA_KERNELS
+
+// Each ISA's chain kernel for dtype (its <isa>_chain object), or nullptr.
+#define BCAST_DEFINE_ISA_CHAINS(isa, arch)                 \
+    ChainFn isa::chains(bcast_dtype dtype) {               \
+        if constexpr (built_isas::isa) {                   \
+            return chain_kernel(dtype);                    \
+        } else {                                           \
+            (void)dtype;                                   \
+            return nullptr;                                \
+        }                                                  \
+    }
+BCAST_SIMD_ISAS(BCAST_DEFINE_ISA_CHAINS)
+#undef BCAST_DEFINE_ISA_CHAINS
 #undef BCAST_FAMILY_LOOKUP
 
 }  // namespace bcast::kernels

@@ -22,6 +22,8 @@ namespace bcast::kernels {
     namespace isa {                                                            \
     BCAST_KERNEL_FAMILIES(BCAST_DECLARE_FAMILY)                                \
     const OpKernels* kernels(bcast_opcode kernel_op, bcast_dtype dtype);       \
+    ChainFn chain_kernel(bcast_dtype dtype);                                   \
+    ChainFn chains(bcast_dtype dtype);                                         \
     }
 BCAST_SIMD_ISAS(BCAST_DECLARE_ISA)
 #undef BCAST_DECLARE_ISA
