@@ -71,8 +71,6 @@ struct OpKernels {
     StridedFn strided = nullptr;
 };
 
-// Portable C++ kernels: nullptr when (op, dtype) is not supported
-// (bcast::op_supports) or op is a reversed opcode.
 // A linear chain of binary ops over one dtype, evaluated step by step in
 // registers (fused expressions): acc = x op0 y, then acc = acc op_k leaf
 // (leaf op_k acc where acc_is_y) for each further link. Leaves are the
@@ -102,6 +100,8 @@ constexpr bool chain_op(bcast_opcode op) {
            op == BCAST_OP_MAX || op == BCAST_OP_MIN;
 }
 
+// Portable C++ kernels: nullptr when (op, dtype) is not supported
+// (bcast::op_supports) or op is a reversed opcode.
 const OpKernels* portable_kernels(bcast_opcode kernel_op, bcast_dtype dtype);
 
 }  // namespace bcast::kernels

@@ -382,8 +382,8 @@ TEST_CASE("linear chains run in registers and write what their ops write", "[fus
         ~ThresholdGuard() { kernels::set_stream_threshold_bytes_for_testing(0); }
     } restore;
     std::mt19937_64 rng(20261126);
-    const bcast_opcode chain_ops[] = {BCAST_OP_ADD, BCAST_OP_SUB, BCAST_OP_MUL,
-                                      BCAST_OP_DIV, BCAST_OP_MAX, BCAST_OP_MIN};
+    const bcast_opcode chain_ops[] = {BCAST_OP_ADD, BCAST_OP_SUB, BCAST_OP_MUL, BCAST_OP_DIV,
+                                      BCAST_OP_MAX, BCAST_OP_MIN, BCAST_OP_RSUB, BCAST_OP_RDIV};
     const bool simd = std::string(kernels::active_isa_name()) != "scalar";
     int in_registers = 0;
     for (int round = 0; round < 300; ++round) {
@@ -411,7 +411,7 @@ TEST_CASE("linear chains run in registers and write what their ops write", "[fus
             in.push_back(contiguous(leaf));
             std::size_t ops[2] = {acc, k + 1};
             if (std::uniform_int_distribution<int>(0, 2)(rng) == 0) std::swap(ops[0], ops[1]);
-            const bcast_opcode op = chain_ops[std::uniform_int_distribution<int>(0, 5)(rng)];
+            const bcast_opcode op = chain_ops[std::uniform_int_distribution<int>(0, 7)(rng)];
             acc = e.add_node(op, BCAST_RULE_NUMPY, -1, 2, ops);
         }
         std::vector<Bytes> data;
@@ -419,14 +419,20 @@ TEST_CASE("linear chains run in registers and write what their ops write", "[fus
         const Layout out = contiguous(full);
         std::vector<Shape> shapes;
         for (const Layout& l : in) shapes.push_back(l.shape);
+        const std::size_t threshold = round % 3 == 0 ? 1 : 0;  // 1: every block streams
+        kernels::set_stream_threshold_bytes_for_testing(threshold);
         const fuse::FusedPlan p = fuse::plan_expression(e, shapes.data(), nullptr, nullptr);
         INFO("round " << round << ": " << fuse::describe_json(e, &p));
         // Every link is a chain op over the accumulator and a leaf; only a
         // leaf constant along the whole line at step 0 breaks the chain.
         if (p.chain != nullptr) ++in_registers;
         if (!simd) CHECK(p.chain == nullptr);
-        const std::size_t threshold = round % 3 == 0 ? 1 : 0;  // 1: every block streams
-        kernels::set_stream_threshold_bytes_for_testing(threshold);
+        // A strided output runs step by step.
+        std::vector<int64_t> every_other(full.rank);
+        for (std::size_t k = full.rank, step = 2; k-- > 0; step *= static_cast<std::size_t>(full[k])) {
+            every_other[k] = static_cast<int64_t>(step);
+        }
+        CHECK(fuse::plan_expression(e, shapes.data(), nullptr, every_other.data()).chain == nullptr);
         Bytes want(out.elements * dtype_size(dt), 0);
         std::string why;
         REQUIRE(run_unfused(e, in, data, out, want, why) == BCAST_OK);

@@ -95,19 +95,19 @@ struct ChainRun {
         if (full != n) Codec::template store<false>(out + (n - S), last[0]);
     }
 
-    // n < S elements, through zero-padded copies of the runs.
-    void walk_short(std::size_t n, T* out) const {
-        ChainRun padded = *this;
+    // n < S elements, through zero-padded copies of the runs (this run's
+    // operands are redirected to them: it is used once).
+    void walk_short(std::size_t n, T* out) {
         T buf[kMaxChainLinks + 1][S] = {};
         const auto pad = [&](Operand& o, T* b) {
             if (o.scalar) return;
             std::memcpy(b, o.p, n * sizeof(T));
             o.p = b;
         };
-        pad(padded.first, buf[0]);
-        for (std::size_t k = 0; k < chain->num_links; ++k) pad(padded.operand[k], buf[k + 1]);
+        pad(first, buf[0]);
+        for (std::size_t k = 0; k < chain->num_links; ++k) pad(operand[k], buf[k + 1]);
         V r[1];
-        padded.eval(0, r);
+        eval(0, r);
         T result[S];
         Codec::template store<false>(result, r[0]);
         std::memcpy(out, result, n * sizeof(T));
