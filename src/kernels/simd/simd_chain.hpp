@@ -1,8 +1,8 @@
 // The chain walker (kernel_table.hpp: Chain): a fused expression's linear
-// chain of binary ops, evaluated for four steps at a time in registers. Each
+// chain of binary ops, evaluated for eight steps at a time in registers. Each
 // link loads (or takes the splat of) its leaf and applies its op to the
 // accumulators; only the last result is stored. The op is chosen once per
-// link and four steps, so the choice costs little beside the work, and the
+// link and eight steps, so the choice costs little beside the work, and the
 // ops are the ones their own kernels apply (ops/), so the bits are theirs.
 // Needs ops::Add, Sub, Mul, Div, Max and Min declared before it.
 #pragma once
@@ -23,7 +23,9 @@ struct ChainRun {
     using T = typename Codec::Storage;
     using V = typename Codec::Value;
     static constexpr std::size_t S = Codec::kStep;
-    static constexpr std::size_t U = 4;  // steps in registers at once
+    // Steps in registers at once: the op's jump per link cost the NCHW tail
+    // 1.7x of the roofline at 4, 1.4x at 8; 16 spill (docs/fusion.md).
+    static constexpr std::size_t U = 8;
 
     struct Operand {
         const T* p;
