@@ -534,8 +534,9 @@ BCAST_API bcast_status bcast_expr_execute_pool(const bcast_expr* expr, const voi
  * output; once planned also the output shape, the fused loop nest (one stride
  * per operand: each placed read of an input, then the output), the block size,
  * the steps, and whether they run in registers ("in_registers": a linear chain
- * of + - * / max min over f32 or f64 on a SIMD kernel set). Writes at most size bytes including the NUL (snprintf-like)
- * and returns the full length; 0 for NULL expr. */
+ * of + - * / max min over f32 or f64 on a SIMD kernel set). Writes at most
+ * size bytes including the NUL (snprintf-like) and returns the full length; 0
+ * for NULL expr. */
 BCAST_API size_t bcast_expr_describe(const bcast_expr* expr, char* buf,
                                      size_t size) BCAST_NOEXCEPT;
 

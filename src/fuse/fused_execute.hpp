@@ -1,5 +1,6 @@
 // Runs a planned expression: the outer loops as a single op's executor walks
-// them, each inner run in blocks of plan.block elements. Per block every
+// them, each inner run in blocks of plan.block elements. Per block the
+// plan's chain kernel runs the whole chain where it has one; otherwise every
 // step runs its op's kernel (vv, vs, sv, or the strided/n-ary one) on the
 // leaves in place (contiguous or constant) or gathered, and on earlier
 // steps' results in scratch slots on this thread's stack; the last step

@@ -9,7 +9,8 @@
 // per placement: a "leaf" is one placed read of an input, a "step" one placed
 // evaluation of a node. Each step runs the ordinary kernels of its op and
 // dtype, so intermediates are rounded to their dtype after every node, as
-// the unfused ops round them.
+// the unfused ops round them; a linear chain of the ops chain kernels take
+// runs them all in one such kernel (same ops, same rounding).
 #pragma once
 
 #include "core/shape.hpp"

@@ -39,6 +39,7 @@ const OpKernels* first_family(const FamilyLookup (&families)[N], bcast_opcode op
     }
 BCAST_SIMD_ISAS(BCAST_DEFINE_ISA_KERNELS)
 #undef BCAST_DEFINE_ISA_KERNELS
+#undef BCAST_FAMILY_LOOKUP
 
 // Each ISA's chain kernel for dtype (its <isa>_chain object), or nullptr.
 #define BCAST_DEFINE_ISA_CHAINS(isa, arch)                 \
@@ -52,6 +53,5 @@ BCAST_SIMD_ISAS(BCAST_DEFINE_ISA_KERNELS)
     }
 BCAST_SIMD_ISAS(BCAST_DEFINE_ISA_CHAINS)
 #undef BCAST_DEFINE_ISA_CHAINS
-#undef BCAST_FAMILY_LOOKUP
 
 }  // namespace bcast::kernels

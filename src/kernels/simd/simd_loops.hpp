@@ -437,7 +437,7 @@ void periodic_run(std::size_t n, std::size_t period, const void* x, const void* 
     }
     const Pattern<E> pattern(pat, period, n);
     if constexpr (E::kCanStream) {
-        if (row_pattern && stores.stream) {
+        if (row_pattern && streams<E>(stores)) {
             RepeatedRowPeriodicSource<E, PatternIsX> src{{full, &pattern}};
             if (drive_aligned<E, true>(n, o, src)) {
                 end_streaming<E>(stores);
