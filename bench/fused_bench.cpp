@@ -40,11 +40,17 @@ int64_t numel(const Dims& d) {
     return n;
 }
 
-// A chain x -> op_1(., p_1) -> ... -> op_k(., p_k), every p of `param` shape.
+// A chain x -> op_1(., p_1) -> ... -> op_k(., p_k), every p of `param` shape
+// but the last, of `last_param` shape when that is given.
 struct Chain {
     const char* label;
     Dims x, param;
     std::vector<bcast_opcode> ops;
+    Dims last_param = {};
+
+    const Dims& param_of(std::size_t k) const {
+        return k + 1 == ops.size() && !last_param.empty() ? last_param : param;
+    }
 };
 
 bcast_expr* make_expr(const Chain& c) {
@@ -55,10 +61,12 @@ bcast_expr* make_expr(const Chain& c) {
         const size_t operands[2] = {k == 0 ? 0 : value, k + 1};
         ok(bcast_expr_add_node(e, c.ops[k], BCAST_RULE_NUMPY, -1, 2, operands, &value), "add_node");
     }
-    std::vector<size_t> ranks(c.ops.size() + 1, c.param.size());
-    ranks[0] = c.x.size();
-    std::vector<const int64_t*> dims(c.ops.size() + 1, c.param.data());
-    dims[0] = c.x.data();
+    std::vector<size_t> ranks{c.x.size()};
+    std::vector<const int64_t*> dims{c.x.data()};
+    for (std::size_t k = 0; k < c.ops.size(); ++k) {
+        ranks.push_back(c.param_of(k).size());
+        dims.push_back(c.param_of(k).data());
+    }
     ok(bcast_expr_plan(e, ranks.size(), ranks.data(), dims.data(), nullptr, nullptr), "bcast_expr_plan");
     return e;
 }
@@ -82,18 +90,18 @@ std::string fmt_time(double ns) {
 
 void run_chain(const Chain& c, const bench::Budget& budget, std::size_t offset) {
     const std::size_t n = static_cast<std::size_t>(numel(c.x));
-    const std::size_t np = static_cast<std::size_t>(numel(c.param));
     bench::OffsetBuffer x(n * 4, offset), y(n * 4, offset), t(n * 4, offset);
     std::vector<bench::OffsetBuffer> params;
-    for (std::size_t k = 0; k < c.ops.size(); ++k) params.emplace_back(np * 4, offset);
-    float* xf = x.as<float>();
-    for (std::size_t i = 0; i < n; ++i) xf[i] = static_cast<float>(i % 97) * 0.25f - 3.f;
-    for (std::size_t k = 0; k < params.size(); ++k) {
+    for (std::size_t k = 0; k < c.ops.size(); ++k) {
+        const std::size_t np = static_cast<std::size_t>(numel(c.param_of(k)));
+        params.emplace_back(np * 4, offset);
         for (std::size_t i = 0; i < np; ++i) params[k].as<float>()[i] = 1.f + 0.01f * static_cast<float>((i + k) % 13);
     }
+    float* xf = x.as<float>();
+    for (std::size_t i = 0; i < n; ++i) xf[i] = static_cast<float>(i % 97) * 0.25f - 3.f;
     bcast_expr* e = make_expr(c);
     std::vector<bcast_op*> ops;
-    for (bcast_opcode op : c.ops) ops.push_back(make_op(op, c.x, c.param));
+    for (std::size_t k = 0; k < c.ops.size(); ++k) ops.push_back(make_op(c.ops[k], c.x, c.param_of(k)));
     std::vector<const void*> in{x.data()};
     for (auto& p : params) in.push_back(p.data());
 
@@ -135,15 +143,17 @@ void run_chain(const Chain& c, const bench::Budget& budget, std::size_t offset) 
 }
 
 // A 2-node chain against each of its ops alone, all timed interleaved.
-void run_pair(const Chain& c, const bench::Budget& budget) {
+void run_pair(const Chain& c, float second_value, const bench::Budget& budget) {
     const std::size_t n = static_cast<std::size_t>(numel(c.x));
-    const std::size_t np = static_cast<std::size_t>(numel(c.param));
-    bench::AlignedBuffer x(n * 4), y(n * 4), p0(np * 4), p1(np * 4);
+    const std::size_t np0 = static_cast<std::size_t>(numel(c.param_of(0)));
+    const std::size_t np1 = static_cast<std::size_t>(numel(c.param_of(1)));
+    bench::AlignedBuffer x(n * 4), y(n * 4), p0(np0 * 4), p1(np1 * 4);
     std::memset(x.data(), 0, n * 4);
-    for (std::size_t i = 0; i < np; ++i) p0.as<float>()[i] = p1.as<float>()[i] = 1.5f;
+    for (std::size_t i = 0; i < np0; ++i) p0.as<float>()[i] = 1.5f;
+    for (std::size_t i = 0; i < np1; ++i) p1.as<float>()[i] = second_value;
     bcast_expr* e = make_expr(c);
-    bcast_op* a = make_op(c.ops[0], c.x, c.param);
-    bcast_op* b = make_op(c.ops[1], c.x, c.param);
+    bcast_op* a = make_op(c.ops[0], c.x, c.param_of(0));
+    bcast_op* b = make_op(c.ops[1], c.x, c.param_of(1));
     const void* in3[3] = {x.data(), p0.data(), p1.data()};
     const void* in_a[2] = {x.data(), p0.data()};
     const void* in_b[2] = {x.data(), p1.data()};
@@ -221,10 +231,11 @@ int main(int argc, char** argv) {
     for (const Chain& c : chains) run_chain(c, budget, offset);
     std::printf("\n| 2-node chain | fused | first op alone | second op alone | fused / slower op |\n");
     std::printf("|---|---:|---:|---:|---:|\n");
-    run_pair(chains[2], budget);
-    run_pair({"x + b, then max(., 0), (1M)+(1M)", smoke ? Dims{4096} : Dims{1 << 20},
-              smoke ? Dims{4096} : Dims{1 << 20}, {BCAST_OP_ADD, BCAST_OP_MAX}},
-             budget);
+    run_pair(chains[2], 1.5f, budget);
+    // Bias and ReLU: b as large as x, the 0 a scalar.
+    run_pair({"x + b, then max(., 0), (1M)+(1M), then (1)", smoke ? Dims{4096} : Dims{1 << 20},
+              smoke ? Dims{4096} : Dims{1 << 20}, {BCAST_OP_ADD, BCAST_OP_MAX}, Dims{1}},
+             0.f, budget);
     run_planning(budget);
     return 0;
 }
