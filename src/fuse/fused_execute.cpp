@@ -56,7 +56,7 @@ public:
         }
         void* const output = ptr[p_.num_leaves];
         if (p_.chain != nullptr) {  // the whole chain in registers
-            p_.chain(m, p_.chain_links, leaf, p_.leaf_scalar.data(), output,
+            p_.chain(m, p_.chain_links, leaf, p_.chain_leaf.data(), output,
                      kernels::Stores{stream_, false});
             return;
         }
@@ -129,9 +129,10 @@ void run_line(const FusedPlan& p, const Block& block, char* const* ptr, std::siz
         const auto misaligned = reinterpret_cast<std::uintptr_t>(ptr[out]) % 64;
         first = misaligned == 0 ? 0 : std::min(n, (64 - misaligned) / p.elem_size[out]);
     }
+    const std::size_t limit = p.chain_whole_lines ? n : p.block;
     char* at[kMaxOperands];
     for (std::size_t done = 0; done < n;) {
-        const std::size_t m = done == 0 && first > 0 ? first : std::min(p.block, n - done);
+        const std::size_t m = done == 0 && first > 0 ? first : std::min(limit, n - done);
         for (std::size_t o = 0; o <= out; ++o) {
             at[o] = ptr[o] + static_cast<int64_t>(done) * p.byte_stride[inner][o];
         }

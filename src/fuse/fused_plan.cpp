@@ -365,6 +365,22 @@ void choose_chain(FusedPlan& p) {
     p.chain_links = chain;
 }
 
+// How the chain reads each leaf. Runs read in place come from memory (and
+// are prefetched) when the expression touches more than the split-stream
+// threshold, half the last-level cache: below it they come from cache,
+// where prefetching them costs more than it saves (docs/fusion.md).
+void set_chain_leaves(FusedPlan& p, uint64_t touched) {
+    const bool from_memory = touched >= kernels::split_stream_threshold_bytes();
+    p.chain_whole_lines = p.chain != nullptr;
+    for (std::size_t l = 0; l < p.num_leaves; ++l) {
+        const bool copied = p.leaf_slot[l] != kNoSlot;  // a pattern or a gathered run
+        p.chain_leaf[l] = p.leaf_scalar[l]        ? kernels::ChainLeaf::kScalar
+                          : copied || !from_memory ? kernels::ChainLeaf::kCached
+                                                   : kernels::ChainLeaf::kStream;
+        p.chain_whole_lines = p.chain_whole_lines && !copied;
+    }
+}
+
 }  // namespace
 
 FusedPlan plan_expression(const Expression& e, const Shape* inputs, const int64_t* const* strides,
@@ -423,6 +439,7 @@ FusedPlan plan_expression(const Expression& e, const Shape* inputs, const int64_
     const uint64_t touched = plan::touched_bytes(p.lo_byte.data(), p.hi_byte.data(), out + 1);
     p.stream = touched >= kernels::stream_threshold_bytes();
     p.stream_split = touched >= kernels::split_stream_threshold_bytes();
+    set_chain_leaves(p, touched);
     return p;
 }
 

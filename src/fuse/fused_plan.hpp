@@ -106,6 +106,10 @@ struct FusedPlan {
     // runs as one chain kernel per block, in registers (kernel_table.hpp).
     kernels::ChainFn chain = nullptr;
     kernels::Chain chain_links{};
+    std::array<kernels::ChainLeaf, kMaxInputs> chain_leaf{};  // each leaf's kind
+    // The chain reads every leaf where it lies (no slot): its blocks need
+    // no scratch and run to the line's end.
+    bool chain_whole_lines = false;
     bool stream = false;
     bool stream_split = false;
     const char* isa = "";

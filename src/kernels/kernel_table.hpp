@@ -74,7 +74,7 @@ struct OpKernels {
 // A linear chain of binary ops over one dtype, evaluated step by step in
 // registers (fused expressions): acc = x op0 y, then acc = acc op_k leaf
 // (leaf op_k acc where acc_is_y) for each further link. Leaves are the
-// caller's operands: a run, or one element for the whole call (scalar).
+// caller's operands, each of a ChainLeaf kind.
 // The ops are those chain_op() accepts, computed as their own kernels
 // compute them, so a chain writes what its ops run one by one write.
 constexpr std::size_t kMaxChainLinks = 32;
@@ -91,8 +91,13 @@ struct Chain {
     ChainLink link[kMaxChainLinks];
 };
 
+// How a chain reads a leaf: a run from memory (streamed calls prefetch it),
+// a run the caller keeps in cache (a copy in its scratch), or one element
+// for the whole call.
+enum class ChainLeaf : unsigned char { kStream, kCached, kScalar };
+
 using ChainFn = void (*)(std::size_t n, const Chain& chain, const void* const* leaves,
-                         const bool* scalar, void* out, Stores stores);
+                         const ChainLeaf* kinds, void* out, Stores stores);
 
 // Whether chain kernels evaluate op (they exist for f32 and f64 only).
 constexpr bool chain_op(bcast_opcode op) {

@@ -385,7 +385,7 @@ TEST_CASE("linear chains run in registers and write what their ops write", "[fus
     const bcast_opcode chain_ops[] = {BCAST_OP_ADD, BCAST_OP_SUB, BCAST_OP_MUL, BCAST_OP_DIV,
                                       BCAST_OP_MAX, BCAST_OP_MIN, BCAST_OP_RSUB, BCAST_OP_RDIV};
     const bool simd = std::string(kernels::active_isa_name()) != "scalar";
-    int in_registers = 0;
+    int in_registers = 0, whole_lines = 0;
     for (int round = 0; round < 300; ++round) {
         const bcast_dtype dt = round % 2 == 0 ? BCAST_DTYPE_F32 : BCAST_DTYPE_F64;
         // x over (2, c, w): w from 1 (shorter than a step) to past a block.
@@ -426,6 +426,9 @@ TEST_CASE("linear chains run in registers and write what their ops write", "[fus
         // Every link is a chain op over the accumulator and a leaf; only a
         // leaf constant along the whole line at step 0 breaks the chain.
         if (p.chain != nullptr) ++in_registers;
+        // Leaves read in place (no pattern or gathered copy): one call per line.
+        if (p.chain_whole_lines) ++whole_lines;
+        CHECK((p.chain != nullptr || !p.chain_whole_lines));
         if (!simd) CHECK(p.chain == nullptr);
         // A strided output runs step by step.
         std::vector<int64_t> every_other(full.rank);
@@ -451,6 +454,7 @@ TEST_CASE("linear chains run in registers and write what their ops write", "[fus
         CHECK(bcast_test::mismatch(dt, x_and_out, want) == "");
     }
     if (simd) CHECK(in_registers > 150);
+    if (simd) CHECK(whole_lines > 50);
 }
 
 TEST_CASE("per-channel parameters of an NHWC tensor become patterns over one line", "[fuse]") {

@@ -10,6 +10,7 @@
 #include "kernels/isa_namespace.hpp"
 #include "kernels/kernel_table.hpp"
 #include "kernels/simd/simd_codec.hpp"
+#include "kernels/simd/tuning.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -27,15 +28,33 @@ struct ChainRun {
     // 1.7x of the roofline at 4, 1.4x at 8; 16 spill (docs/fusion.md).
     static constexpr std::size_t U = 8;
 
+    // A link's leaf and what to do with it: code = op * 4 + acc_is_y * 2 +
+    // scalar, one jump per link and U steps.
     struct Operand {
         const T* p;
         bool scalar;
+        unsigned code;
         V splat;
     };
 
     const Chain* chain;
     Operand first;                   // link 0's x
     Operand operand[kMaxChainLinks];  // each link's leaf
+    const T* runs[kMaxChainLinks + 1];  // the ChainLeaf::kStream operands
+    std::size_t num_runs = 0;
+
+    // Streamed iterations prefetch each kStream run for a later one
+    // (tuning.hpp).
+    // Address arithmetic in integers: the lines may lie past the run.
+    void prefetch(std::size_t i) const {
+        for (std::size_t r = 0; r < num_runs; ++r) {
+            const std::uintptr_t at =
+                reinterpret_cast<std::uintptr_t>(runs[r] + i) + tuning::kChainPrefetchBytes;
+            for (std::size_t line = 0; line < U * S * sizeof(T); line += 64) {
+                __builtin_prefetch(reinterpret_cast<const void*>(at + line), 0, 0);
+            }
+        }
+    }
 
     template <std::size_t N>
     static void take(const Operand& o, std::size_t i, V (&v)[N]) {
@@ -46,31 +65,49 @@ struct ChainRun {
         }
     }
 
-    template <class Op, std::size_t N>
-    static void apply(V (&acc)[N], const V (&leaf)[N], bool acc_is_y) {
-        if (acc_is_y) {
-            for (std::size_t u = 0; u < N; ++u) acc[u] = Codec::template apply<Op>(leaf[u], acc[u]);
-        } else {
-            for (std::size_t u = 0; u < N; ++u) acc[u] = Codec::template apply<Op>(acc[u], leaf[u]);
+    // acc = acc op leaf (or leaf op acc), the leaf loaded or splat per step
+    // (no leaf array: acc alone fills the registers).
+    template <class Op, bool AccIsY, bool Scalar, std::size_t N>
+    [[gnu::always_inline]] static void apply(V (&acc)[N], const Operand& o, std::size_t i) {
+        for (std::size_t u = 0; u < N; ++u) {
+            const V leaf = Scalar ? o.splat : Codec::load(o.p + i + u * S);
+            acc[u] = AccIsY ? Codec::template apply<Op>(leaf, acc[u])
+                            : Codec::template apply<Op>(acc[u], leaf);
         }
     }
 
-    // Steps i, i + S, ... (N of them) of the chain into acc.
+    static unsigned op_index(bcast_opcode op) {
+        switch (op) {
+            case BCAST_OP_ADD: return 0;
+            case BCAST_OP_SUB: return 1;
+            case BCAST_OP_MUL: return 2;
+            case BCAST_OP_DIV: return 3;
+            case BCAST_OP_MAX: return 4;
+            default: return 5;  // MIN
+        }
+    }
+
+    // Steps i, i + S, ... (N of them) of the chain into acc; inlined so
+    // that acc stays in registers.
     template <std::size_t N>
-    void eval(std::size_t i, V (&acc)[N]) const {
+    [[gnu::always_inline]] void eval(std::size_t i, V (&acc)[N]) const {
         take(first, i, acc);
         for (std::size_t k = 0; k < chain->num_links; ++k) {
-            const ChainLink& link = chain->link[k];
-            V leaf[N];
-            take(operand[k], i, leaf);
-            switch (link.op) {
-                case BCAST_OP_ADD: apply<ops::Add>(acc, leaf, link.acc_is_y); break;
-                case BCAST_OP_SUB: apply<ops::Sub>(acc, leaf, link.acc_is_y); break;
-                case BCAST_OP_MUL: apply<ops::Mul>(acc, leaf, link.acc_is_y); break;
-                case BCAST_OP_DIV: apply<ops::Div>(acc, leaf, link.acc_is_y); break;
-                case BCAST_OP_MAX: apply<ops::Max>(acc, leaf, link.acc_is_y); break;
-                default: apply<ops::Min>(acc, leaf, link.acc_is_y); break;
+            const Operand& o = operand[k];
+#define BCAST_CHAIN_CASES(index, Op)                                          \
+    case index * 4 + 0: apply<Op, false, false>(acc, o, i); break;            \
+    case index * 4 + 1: apply<Op, false, true>(acc, o, i); break;             \
+    case index * 4 + 2: apply<Op, true, false>(acc, o, i); break;             \
+    case index * 4 + 3: apply<Op, true, true>(acc, o, i); break;
+            switch (o.code) {
+                BCAST_CHAIN_CASES(0, ops::Add)
+                BCAST_CHAIN_CASES(1, ops::Sub)
+                BCAST_CHAIN_CASES(2, ops::Mul)
+                BCAST_CHAIN_CASES(3, ops::Div)
+                BCAST_CHAIN_CASES(4, ops::Max)
+                default: BCAST_CHAIN_CASES(5, ops::Min)
             }
+#undef BCAST_CHAIN_CASES
         }
     }
 
@@ -85,6 +122,7 @@ struct ChainRun {
         if (full != n) eval(n - S, last);
         std::size_t i = 0;
         for (; i + U * S <= full; i += U * S) {
+            if constexpr (NT) prefetch(i);
             V acc[U];
             eval(i, acc);
             for (std::size_t u = 0; u < U; ++u) Codec::template store<NT>(out + i + u * S, acc[u]);
@@ -120,21 +158,27 @@ struct ChainRun {
 // (the fused executor's blocks start at output lines); the caller fences
 // when it asks for no fence.
 template <class Isa, class Codec>
-void chain(std::size_t n, const Chain& c, const void* const* leaves, const bool* scalar, void* out,
-           Stores stores) {
+void chain(std::size_t n, const Chain& c, const void* const* leaves, const ChainLeaf* kinds,
+           void* out, Stores stores) {
     using Run = ChainRun<Codec>;
     using T = typename Run::T;
     if (n == 0) return;
     Run run;
     run.chain = &c;
-    const auto make = [&](std::size_t leaf) {
-        const T* p = static_cast<const T*>(leaves[leaf]);
-        typename Run::Operand o{p, scalar[leaf], {}};
-        if (o.scalar) o.splat = Codec::splat(p);
-        return o;
+    // Filled in place: a built-and-copied Operand cost a store-forwarding
+    // stall per field, per call.
+    const auto set = [&](typename Run::Operand& o, std::size_t leaf, unsigned code) {
+        o.p = static_cast<const T*>(leaves[leaf]);
+        o.scalar = kinds[leaf] == ChainLeaf::kScalar;
+        o.code = code + (o.scalar ? 1u : 0u);
+        if (o.scalar) o.splat = Codec::splat(o.p);
+        if (kinds[leaf] == ChainLeaf::kStream) run.runs[run.num_runs++] = o.p;
     };
-    run.first = make(c.first);
-    for (std::size_t k = 0; k < c.num_links; ++k) run.operand[k] = make(c.link[k].leaf);
+    set(run.first, c.first, 0);
+    for (std::size_t k = 0; k < c.num_links; ++k) {
+        const ChainLink& link = c.link[k];
+        set(run.operand[k], link.leaf, Run::op_index(link.op) * 4 + (link.acc_is_y ? 2u : 0u));
+    }
     T* o = static_cast<T*>(out);
     if (n < Run::S) {
         run.walk_short(n, o);

@@ -44,6 +44,11 @@ constexpr std::size_t kMixedRunMinBytes = 64 * 1024;
 // the repeated row from L1; nearer is too late, farther evicts more.
 constexpr std::size_t kRepeatedRowPrefetchBytes = 4096;
 
+// Streamed chain kernels prefetch each operand that runs in memory this far
+// ahead (non-temporally): their many ops per load leave too few loads in
+// flight to keep memory busy; nearer is too late, farther gains nothing.
+constexpr std::size_t kChainPrefetchBytes = 4096;
+
 // vs/sv rows shorter than this many steps run as one blended run where
 // vectors are at least kBlendRowsMinVectorBytes wide: there the blend per
 // step costs less than a row's edge steps; on narrower vectors it costs more.
