@@ -13,8 +13,7 @@ using plan::kMaxOperands;
 
 class Block {
 public:
-    Block(const FusedPlan& p, unsigned char* scratch, bool stream)
-        : p_(p), scratch_(scratch), stream_(stream) {
+    Block(const FusedPlan& p, unsigned char* scratch) : p_(p), scratch_(scratch) {
         const plan::Loop& inner = p.nest.loops[p.nest.num_loops - 1];
         for (std::size_t o = 0; o <= p.num_leaves; ++o) stride_[o] = inner.stride[o];
     }
@@ -37,8 +36,9 @@ public:
     }
 
     // Elements [0, m) of the run whose operands start at ptr; `phase` is the
-    // block's first element's index in its line (where patterns read).
-    void run(char* const* ptr, std::size_t m, std::size_t phase) const {
+    // block's first element's index in its line (where patterns read). The
+    // output streams (unfenced: run_range fences once) where `stream`.
+    void run(char* const* ptr, std::size_t m, std::size_t phase, bool stream) const {
         const void* leaf[kMaxInputs];
         for (std::size_t l = 0; l < p_.num_leaves; ++l) {
             if (p_.leaf_period[l] > 0) {
@@ -57,7 +57,7 @@ public:
         void* const output = ptr[p_.num_leaves];
         if (p_.chain != nullptr) {  // the whole chain in registers
             p_.chain(m, p_.chain_links, leaf, p_.chain_leaf.data(), output,
-                     kernels::Stores{stream_, false});
+                     kernels::Stores{stream, false});
             return;
         }
         for (std::size_t s = 0; s < p_.num_steps; ++s) {
@@ -68,8 +68,7 @@ public:
                 return src.leaf ? leaf[src.index] : slot_at(p_.steps[src.index].slot);
             };
             void* out = last && step.call != Call::kScalar ? output : slot_at(step.slot);
-            // The output's blocks stream unfenced: run_range fences once.
-            const kernels::Stores stores{last && stream_, false};
+            const kernels::Stores stores{last && stream, false};
             switch (step.call) {
                 case Call::kBinary:
                     if (step.swap) step.binary(m, in(1), in(0), out, stores);
@@ -110,35 +109,43 @@ private:
 
     const FusedPlan& p_;
     unsigned char* scratch_;
-    bool stream_;
     std::ptrdiff_t stride_[kMaxOperands] = {};
 };
 
 // Elements [first, first + n) of an inner line whose operands start at ptr
-// (patterns: at the line's start; the others: at element `first`). A short
-// first block up to the output's next cache line (when it is contiguous),
-// then whole blocks, so that block edges never split an output line between
-// two kernel calls (a streamed line written by two calls is slow).
+// (patterns: at the line's start; the others: at element `first`). Blocks
+// never split an output cache line between two kernel calls (a streamed
+// line written by two calls is slow), and a streamed contiguous output
+// streams whole lines only: its partial first and last lines, which the
+// lines before and after share, take ordinary stores (a line written both
+// ways costs a write-combining flush).
 void run_line(const FusedPlan& p, const Block& block, char* const* ptr, std::size_t first_elem,
-              std::size_t n) {
+              std::size_t n, bool stream) {
     block.lay_out_patterns(ptr);
     const std::size_t out = p.num_leaves;
     const std::size_t inner = p.nest.num_loops - 1;
-    std::size_t first = 0;
+    std::size_t head = 0, tail = 0;
     if (p.nest.loops[inner].stride[out] == 1) {
+        const std::size_t size = p.elem_size[out];
         const auto misaligned = reinterpret_cast<std::uintptr_t>(ptr[out]) % 64;
-        first = misaligned == 0 ? 0 : std::min(n, (64 - misaligned) / p.elem_size[out]);
+        head = misaligned == 0 ? 0 : std::min(n, (64 - misaligned) / size);
+        if (stream) tail = (n - head) % (64 / size);
     }
     const std::size_t limit = p.chain_whole_lines ? n : p.block;
     char* at[kMaxOperands];
-    for (std::size_t done = 0; done < n;) {
-        const std::size_t m = done == 0 && first > 0 ? first : std::min(limit, n - done);
+    const auto run = [&](std::size_t done, std::size_t m, bool streamed) {
         for (std::size_t o = 0; o <= out; ++o) {
             at[o] = ptr[o] + static_cast<int64_t>(done) * p.byte_stride[inner][o];
         }
-        block.run(at, m, first_elem + done);
+        block.run(at, m, first_elem + done, streamed);
+    };
+    if (head > 0) run(0, head, false);
+    for (std::size_t done = head; done < n - tail;) {
+        const std::size_t m = std::min(limit, n - tail - done);
+        run(done, m, stream);
         done += m;
     }
+    if (tail > 0) run(n - tail, tail, false);
 }
 
 }  // namespace
@@ -167,7 +174,7 @@ uint64_t grain(const FusedPlan& p) {
 void walk_range(const FusedPlan& p, const void* const* inputs, void* output, uint64_t begin,
                 uint64_t end, bool stream) {
     alignas(64) unsigned char scratch[kScratchBytes];
-    const Block block(p, scratch, stream);
+    const Block block(p, scratch);
     const std::size_t out = p.num_leaves;
     const std::size_t inner = p.nest.num_loops - 1;
     char* ptr[kMaxOperands];
@@ -191,7 +198,7 @@ void walk_range(const FusedPlan& p, const void* const* inputs, void* output, uin
         for (std::size_t o = 0; o <= out; ++o) {
             from[o] = ptr[o] + static_cast<int64_t>(off) * p.byte_stride[inner][o];
         }
-        run_line(p, block, from, static_cast<std::size_t>(off), static_cast<std::size_t>(len));
+        run_line(p, block, from, static_cast<std::size_t>(off), static_cast<std::size_t>(len), stream);
         at += len;
         if (at >= end) return;
         off = 0;
