@@ -52,7 +52,8 @@ void FusedOperator::plan(std::size_t num_inputs, const std::size_t* ranks,
                                                    std::to_string(num_inputs));
         }
         const std::vector<Shape> shapes = make_input_shapes(num_inputs, ranks, dims);
-        auto next = std::make_unique<FusedPlan>(plan_expression(expr_, shapes.data(), strides, out_strides));
+        auto next = std::make_unique<FusedPlan>();
+        plan_expression(expr_, shapes.data(), strides, out_strides, *next);
         max_tasks_ = fuse::task_count(*next, SIZE_MAX);
         plan_ = std::move(next);
     } catch (const std::bad_alloc&) {

@@ -47,9 +47,9 @@ Shapes resolve_nodes(const Expression& e, const Shape* inputs, const int64_t* co
     Shapes s;
     s.value.assign(inputs, inputs + e.num_inputs());
     s.node.resize(e.num_nodes());
+    std::array<Shape, kMaxInputs> operands{};  // 4 KB: cleared once, not per node
     for (std::size_t k = 0; k < e.num_nodes(); ++k) {
         const Node& n = e.node(k);
-        std::array<Shape, kMaxInputs> operands{};
         for (std::size_t j = 0; j < n.num_operands; ++j) operands[j] = s.value[n.operands[j]];
         try {
             s.node[k] = rules::resolve(n.rule, n.axis, operands.data(), n.num_operands,
@@ -385,9 +385,15 @@ void set_chain_leaves(FusedPlan& p, uint64_t touched) {
 
 FusedPlan plan_expression(const Expression& e, const Shape* inputs, const int64_t* const* strides,
                           const int64_t* out_strides) {
+    FusedPlan p;
+    plan_expression(e, inputs, strides, out_strides, p);
+    return p;
+}
+
+void plan_expression(const Expression& e, const Shape* inputs, const int64_t* const* strides,
+                     const int64_t* out_strides, FusedPlan& p) {
     const std::size_t root = e.output();
     const Shapes shapes = resolve_nodes(e, inputs, strides);
-    FusedPlan p;
     p.out = shapes.value[root];
     p.out_dtype = e.value_dtype(root);
     const bool lay_out = element_count(p.out) > 0;
@@ -405,7 +411,7 @@ FusedPlan plan_expression(const Expression& e, const Shape* inputs, const int64_
     if (!lay_out) {
         p.nest.num_operands = out + 1;
         p.nest.empty = true;
-        return p;
+        return;
     }
     plan::align_output(p.out, out_strides, out, aligned);
     for (std::size_t o = 0; o <= out; ++o) {
@@ -440,7 +446,6 @@ FusedPlan plan_expression(const Expression& e, const Shape* inputs, const int64_
     p.stream = touched >= kernels::stream_threshold_bytes();
     p.stream_split = touched >= kernels::split_stream_threshold_bytes();
     set_chain_leaves(p, touched);
-    return p;
 }
 
 }  // namespace bcast::fuse

@@ -124,6 +124,11 @@ struct FusedPlan {
 FusedPlan plan_expression(const Expression& e, const Shape* inputs, const int64_t* const* strides,
                           const int64_t* out_strides);
 
+// The same into p, a default-constructed plan where the caller keeps it
+// (the plan is 28 KB: returning it adds a copy to every planning).
+void plan_expression(const Expression& e, const Shape* inputs, const int64_t* const* strides,
+                     const int64_t* out_strides, FusedPlan& p);
+
 // The expression and its plan (NULL: not planned) as JSON.
 std::string describe_json(const Expression& e, const FusedPlan* plan);
 
