@@ -131,21 +131,22 @@ void run_line(const FusedPlan& p, const Block& block, char* const* ptr, std::siz
         head = misaligned == 0 ? 0 : std::min(n, (64 - misaligned) / size);
         if (stream) tail = (n - head) % (64 / size);
     }
-    const std::size_t limit = p.chain_whole_lines ? n : p.block;
+    // Whole lines only for a chain: the steps' scratch holds a block.
+    const std::size_t limit = p.chain != nullptr && p.chain_whole_lines ? n : p.block;
     char* at[kMaxOperands];
-    const auto run = [&](std::size_t done, std::size_t m, bool streamed) {
+    const auto call = [&](std::size_t done, std::size_t m, bool streamed) {
         for (std::size_t o = 0; o <= out; ++o) {
             at[o] = ptr[o] + static_cast<int64_t>(done) * p.byte_stride[inner][o];
         }
         block.run(at, m, first_elem + done, streamed);
     };
-    if (head > 0) run(0, head, false);
+    if (head > 0) call(0, head, false);
     for (std::size_t done = head; done < n - tail;) {
         const std::size_t m = std::min(limit, n - tail - done);
-        run(done, m, stream);
+        call(done, m, stream);
         done += m;
     }
-    if (tail > 0) run(n - tail, tail, false);
+    if (tail > 0) call(n - tail, tail, false);
 }
 
 }  // namespace

@@ -1,11 +1,12 @@
 // Runs a planned expression: the outer loops as a single op's executor walks
-// them, each inner run in blocks of plan.block elements. Per block the
-// plan's chain kernel runs the whole chain where it has one; otherwise every
-// step runs its op's kernel (vv, vs, sv, or the strided/n-ary one) on the
-// leaves in place (contiguous or constant) or gathered, and on earlier
-// steps' results in scratch slots on this thread's stack; the last step
-// writes the output, with the plan's streaming decision: its blocks stream
-// unfenced, and each run or task fences once at its end. No allocation.
+// them, each inner run in blocks of plan.block elements (or whole, for a
+// chain that gathers nothing). Per block the plan's chain kernel runs the
+// whole chain where it has one; otherwise every step runs its op's kernel
+// (vv, vs, sv, or the strided/n-ary one) on the leaves in place (contiguous
+// or constant) or gathered, and on earlier steps' results in scratch slots
+// on this thread's stack; the last step writes the output, with the plan's
+// streaming decision: a line streams its whole cache lines unfenced, and
+// each run or task fences once at its end. No allocation.
 #pragma once
 
 #include "exec/execute.hpp"

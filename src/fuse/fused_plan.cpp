@@ -367,8 +367,8 @@ void choose_chain(FusedPlan& p) {
 
 // How the chain reads each leaf. Runs read in place come from memory (and
 // are prefetched) when the expression touches more than the split-stream
-// threshold, half the last-level cache: below it they come from cache,
-// where prefetching them costs more than it saves (docs/fusion.md).
+// threshold (about half the last-level cache): below it they come from
+// cache, where prefetching them costs more than it saves (docs/fusion.md).
 void set_chain_leaves(FusedPlan& p, uint64_t touched) {
     const bool from_memory = touched >= kernels::split_stream_threshold_bytes();
     p.chain_whole_lines = p.chain != nullptr;

@@ -103,7 +103,8 @@ struct FusedPlan {
     std::size_t slot_bytes = 0;  // per slot: block x the widest element, whole lines
     kernels::OpKernels copy_out{};  // COPY of the output dtype: a constant result
     // A linear chain of chain_op()s over one dtype into a contiguous output
-    // runs as one chain kernel per block, in registers (kernel_table.hpp).
+    // runs as one chain kernel call per block or line, in registers
+    // (kernel_table.hpp).
     kernels::ChainFn chain = nullptr;
     kernels::Chain chain_links{};
     std::array<kernels::ChainLeaf, kMaxInputs> chain_leaf{};  // each leaf's kind

@@ -92,8 +92,8 @@ struct Chain {
 };
 
 // How a chain reads a leaf: a run from memory (streamed calls prefetch it),
-// a run the caller keeps in cache (a copy in its scratch), or one element
-// for the whole call.
+// a run expected in cache (a copy in the caller's scratch, or a small
+// working set), or one element for the whole call.
 enum class ChainLeaf : unsigned char { kStream, kCached, kScalar };
 
 using ChainFn = void (*)(std::size_t n, const Chain& chain, const void* const* leaves,

@@ -426,9 +426,12 @@ TEST_CASE("linear chains run in registers and write what their ops write", "[fus
         // Every link is a chain op over the accumulator and a leaf; only a
         // leaf constant along the whole line at step 0 breaks the chain.
         if (p.chain != nullptr) ++in_registers;
-        // Leaves read in place (no pattern or gathered copy): one call per line.
+        // Leaves read in place (no pattern or gathered copy): lines run whole
+        // (a streamed line's partial first and last cache lines apart).
         if (p.chain_whole_lines) ++whole_lines;
-        CHECK((p.chain != nullptr || !p.chain_whole_lines));
+        bool copies = false;
+        for (std::size_t l = 0; l < p.num_leaves; ++l) copies = copies || p.leaf_slot[l] != fuse::kNoSlot;
+        CHECK(p.chain_whole_lines == (p.chain != nullptr && !copies));
         if (!simd) CHECK(p.chain == nullptr);
         // A strided output runs step by step.
         std::vector<int64_t> every_other(full.rank);
