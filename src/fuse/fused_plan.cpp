@@ -367,10 +367,11 @@ void choose_chain(FusedPlan& p) {
 
 // How the chain reads each leaf. Runs read in place come from memory (and
 // are prefetched) when the expression touches more than the split-stream
-// threshold (about half the last-level cache): below it they come from
-// cache, where prefetching them costs more than it saves (docs/fusion.md).
-void set_chain_leaves(FusedPlan& p, uint64_t touched) {
-    const bool from_memory = touched >= kernels::split_stream_threshold_bytes();
+// threshold (about half the last-level cache: p.stream_split): below it they
+// come from cache, where prefetching them costs more than it saves
+// (docs/fusion.md).
+void set_chain_leaves(FusedPlan& p) {
+    const bool from_memory = p.stream_split;
     p.chain_whole_lines = p.chain != nullptr;
     for (std::size_t l = 0; l < p.num_leaves; ++l) {
         const bool copied = p.leaf_slot[l] != kNoSlot;  // a pattern or a gathered run
@@ -445,7 +446,7 @@ void plan_expression(const Expression& e, const Shape* inputs, const int64_t* co
     const uint64_t touched = plan::touched_bytes(p.lo_byte.data(), p.hi_byte.data(), out + 1);
     p.stream = touched >= kernels::stream_threshold_bytes();
     p.stream_split = touched >= kernels::split_stream_threshold_bytes();
-    set_chain_leaves(p, touched);
+    set_chain_leaves(p);
 }
 
 }  // namespace bcast::fuse

@@ -24,8 +24,8 @@ struct ChainRun {
     using T = typename Codec::Storage;
     using V = typename Codec::Value;
     static constexpr std::size_t S = Codec::kStep;
-    // Steps in registers at once: the op's jump per link cost the NCHW tail
-    // 1.7x of the roofline at 4, 1.4x at 8; 16 spill (docs/fusion.md).
+    // Steps in registers at once: four measured slower than eight, and
+    // sixteen spill (docs/fusion.md).
     static constexpr std::size_t U = 8;
 
     // A link's leaf and what to do with it: code = op * 4 + acc_is_y * 2 +
