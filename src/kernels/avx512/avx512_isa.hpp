@@ -3,14 +3,8 @@
 // conversions, and comparison masks (k registers) expanded to BOOL bytes.
 #pragma once
 
-// GCC 12 warns that the _mm512_undefined_* inside its own intrinsics
-// (cvtph_ps, slli_epi32, ...) are used uninitialized (GCC bug 105593, fixed
-// in GCC 13): noise from the compiler's headers, silenced for every
-// translation unit of this ISA (they all include this header first).
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
+// GCC 12's warnings about its own AVX-512 intrinsics are silenced by this
+// ISA's flags (avx512/build.cmake).
 
 #include "kernels/isa_namespace.hpp"
 #include "kernels/simd/simd_codec.hpp"

@@ -16,9 +16,8 @@
 // rounding mode the two differ (the f32 path rounds in that mode, then to
 // nearest), so every call checks the mode and otherwise runs the avx512
 // table's F16C kernels.
-#define BCAST_KERNEL_ISA avx512fp16  // before any kernel header: this ISA's namespace
-// (avx512_isa.hpp, included first, silences GCC 12's warnings about its own
-// AVX-512 intrinsics for this file too.)
+// BCAST_KERNEL_ISA (avx512fp16: this file's namespace) comes from its object
+// library's definitions (src/CMakeLists.txt).
 #include "kernels/avx512/avx512_isa.hpp"
 #include "kernels/simd/isa_kernels.hpp"
 #include "kernels/simd/simd_table.hpp"
