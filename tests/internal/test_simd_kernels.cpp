@@ -20,6 +20,7 @@
 #include "kernels/isas.hpp"
 #include "kernels/kernel_table.hpp"
 #include "kernels/simd/isa_kernels.hpp"
+#include "kernels/simd/prefetch_hint.hpp"
 #include "kernels/simd/tuning.hpp"
 #include "plan/plan.hpp"
 #include "rules/rules.hpp"
@@ -28,6 +29,7 @@
 #include <cfenv>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <initializer_list>
 #include <numeric>
 #include <random>
@@ -423,6 +425,26 @@ const OpKernels* native_half_kernels(bcast_opcode op, bcast_dtype dt) {
 #else
     (void)op, (void)dt;
     return nullptr;  // the compiler had no -mavx512fp16
+#endif
+}
+
+// The CPU vendor (which picks the walkers' prefetch hint,
+// simd/prefetch_hint.hpp) against the kernel's own reading of CPUID. Only
+// where /proc/cpuinfo describes the CPU that runs the test: qemu-user shows
+// the host's ([host-cpu]; .ci/steps/qemu-x86.sh leaves it out).
+TEST_CASE("cpu vendor matches /proc/cpuinfo", "[simd][host-cpu]") {
+#if defined(__x86_64__) || defined(__i386__)  // elsewhere no vendor (qemu would show the host's)
+    std::ifstream info("/proc/cpuinfo");
+    std::string line, vendor;
+    while (std::getline(info, line)) {
+        if (line.rfind("vendor_id", 0) == 0) {
+            vendor = line.substr(line.find(':') + 2);
+            break;
+        }
+    }
+    if (vendor.empty()) return;  // not Linux
+    CHECK(bcast::kernels::cpu::cpu_features().intel == (vendor == "GenuineIntel"));
+    CHECK(bcast::kernels::prefetch_non_temporal() == (vendor != "GenuineIntel"));
 #endif
 }
 

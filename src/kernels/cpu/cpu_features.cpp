@@ -26,6 +26,9 @@ constexpr std::uint64_t kXcr0Zmm = (1u << 5) | (1u << 6) | (1u << 7);  // opmask
 CpuFeatures detect() {
     CpuFeatures f;
     unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx)) return f;
+    // The vendor string is EBX, EDX, ECX: "Genu" "ineI" "ntel".
+    f.intel = ebx == 0x756e6547u && edx == 0x49656e69u && ecx == 0x6c65746eu;
     if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return f;
     f.sse2 = (edx & bit_SSE2) != 0;
     const bool osxsave = (ecx & bit_OSXSAVE) != 0;

@@ -15,6 +15,8 @@ struct CpuFeatures {
     bool avx512fp16 = false;
     // Advanced SIMD: part of the aarch64 baseline.
     bool neon = false;
+    // CPUID vendor "GenuineIntel" (simd/prefetch_hint.hpp).
+    bool intel = false;
 };
 
 // Detected on first use (thread-safe), then cached.

@@ -9,6 +9,7 @@
 
 #include "kernels/isa_namespace.hpp"
 #include "kernels/kernel_table.hpp"
+#include "kernels/simd/prefetch_hint.hpp"
 #include "kernels/simd/simd_codec.hpp"
 #include "kernels/simd/tuning.hpp"
 
@@ -42,6 +43,7 @@ struct ChainRun {
     Operand operand[kMaxChainLinks];  // each link's leaf
     const T* runs[kMaxChainLinks + 1];  // the ChainLeaf::kStream operands
     std::size_t num_runs = 0;
+    bool non_temporal = true;  // the prefetch's hint (prefetch_hint.hpp)
 
     // Streamed iterations prefetch each kStream run for a later one
     // (tuning.hpp).
@@ -51,7 +53,9 @@ struct ChainRun {
             const std::uintptr_t at =
                 reinterpret_cast<std::uintptr_t>(runs[r] + i) + tuning::kChainPrefetchBytes;
             for (std::size_t line = 0; line < U * S * sizeof(T); line += 64) {
-                __builtin_prefetch(reinterpret_cast<const void*>(at + line), 0, 0);
+                const auto* p = reinterpret_cast<const void*>(at + line);
+                if (non_temporal) __builtin_prefetch(p, 0, 0);
+                else __builtin_prefetch(p, 0, tuning::kPrefetchLocality);
             }
         }
     }
@@ -186,6 +190,7 @@ void chain(std::size_t n, const Chain& c, const void* const* leaves, const Chain
     }
     const bool aligned = reinterpret_cast<std::uintptr_t>(o) % (Run::S * sizeof(T)) == 0;
     if (stores.stream && aligned) {
+        run.non_temporal = prefetch_non_temporal();
         run.template walk<true>(n, o);
         if (stores.fence) Isa::fence();
     } else {

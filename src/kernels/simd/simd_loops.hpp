@@ -16,6 +16,7 @@
 
 #include "kernels/isa_namespace.hpp"
 #include "kernels/kernel_table.hpp"
+#include "kernels/simd/prefetch_hint.hpp"
 #include "kernels/simd/simd_codec.hpp"
 #include "kernels/simd/tuning.hpp"
 
@@ -92,15 +93,18 @@ typename Codec::Value splat(const typename Codec::Storage* p) {
 // in increasing i, one step apart, after seek(begin)), at_any(i) anywhere,
 // part(count) for a lone partial step at 0.
 
-// Non-temporal software prefetch of the 64-byte lines `bytes` past in + i,
-// for one body iteration of `span` elements. Address arithmetic in
+// Software prefetch of the 64-byte lines `bytes` past in + i, for one body
+// iteration of `span` elements: non-temporal or with
+// tuning::kPrefetchLocality (prefetch_hint.hpp). Address arithmetic in
 // integers: the last lines may lie past the array, which a prefetch may
 // touch (it never faults) but pointer arithmetic may not.
 template <std::size_t span, class In>
-inline void prefetch_ahead_nt(const In* in, std::size_t i, std::size_t bytes) {
+inline void prefetch_ahead(const In* in, std::size_t i, std::size_t bytes, bool non_temporal) {
     const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(in) + i * sizeof(In) + bytes;
     for (std::size_t line = 0; line < span * sizeof(In); line += 64) {
-        __builtin_prefetch(reinterpret_cast<const void*>(at + line), 0, 0);
+        const auto* p = reinterpret_cast<const void*>(at + line);
+        if (non_temporal) __builtin_prefetch(p, 0, 0);
+        else __builtin_prefetch(p, 0, tuning::kPrefetchLocality);
     }
 }
 
@@ -241,12 +245,14 @@ struct PeriodicSource {
 
 // A periodic source over rows that one operand repeats (a pattern of up to
 // kMaxRepeatedRowBytes): streamed, it prefetches the running operand as
-// RepeatedRowSource does, so that its lines do not evict the pattern from L1.
+// RepeatedRowSource does.
 template <class E, bool PatternIsX>
 struct RepeatedRowPeriodicSource : PeriodicSource<E, PatternIsX> {
+    bool non_temporal;  // prefetch_non_temporal(), once per call
+
     template <std::size_t span>
     void prefetch(std::size_t i) const {
-        prefetch_ahead_nt<span>(this->full, i, tuning::kRepeatedRowPrefetchBytes);
+        prefetch_ahead<span>(this->full, i, tuning::kRepeatedRowPrefetchBytes, non_temporal);
     }
 };
 
@@ -438,7 +444,7 @@ void periodic_run(std::size_t n, std::size_t period, const void* x, const void* 
     const Pattern<E> pattern(pat, period, n);
     if constexpr (E::kCanStream) {
         if (row_pattern && streams<E>(stores)) {
-            RepeatedRowPeriodicSource<E, PatternIsX> src{{full, &pattern}};
+            RepeatedRowPeriodicSource<E, PatternIsX> src{{full, &pattern}, prefetch_non_temporal()};
             if (drive_aligned<E, true>(n, o, src)) {
                 end_streaming<E>(stores);
                 return;
@@ -568,17 +574,18 @@ typename E::R straddling_step(const typename E::In* x0, const typename E::In* y0
 
 // A vv row of a streamed 2-D call where one operand runs on into the next
 // rows (row stride n) and the other repeats one row (row stride 0), too long
-// for one periodic run: (4096,4096)+(4096) f32. The repeated row is meant to
-// stay in L1, but the streamed operand's lines pass through L1 too and evict
-// it; prefetching them non-temporally ahead, on past the row's end (the next
-// row's lines are the next read), keeps them out (tuning.hpp).
+// for one periodic run: (4096,4096)+(4096) f32. The streamed operand is
+// prefetched ahead, on past the row's end (the next row's lines are the
+// next read): its loads, one per op, leave too few misses in flight to keep
+// memory busy (tuning.hpp).
 template <class E>
 struct RepeatedRowSource : VvSource<E> {
     const typename E::In* streamed;  // x or y of this row
+    bool non_temporal;               // prefetch_non_temporal(), once per call
 
     template <std::size_t span>
     void prefetch(std::size_t i) const {
-        prefetch_ahead_nt<span>(streamed, i, tuning::kRepeatedRowPrefetchBytes);
+        prefetch_ahead<span>(streamed, i, tuning::kRepeatedRowPrefetchBytes, non_temporal);
     }
 };
 
@@ -621,6 +628,7 @@ bool rows2d_streaming(std::size_t rows, std::size_t n, const typename E::In* x,
     // vv with one operand repeated and the other running on: prefetched.
     const bool x_runs_on = x_row == row_n && y_row == 0;
     const bool y_runs_on = y_row == row_n && x_row == 0;
+    const bool non_temporal = prefetch_non_temporal();
     std::size_t next = head;  // first element no whole step has covered
     for (std::size_t r = 0; r < rows; ++r) {
         const std::size_t begin = r * n, end = begin + n;
@@ -630,7 +638,7 @@ bool rows2d_streaming(std::size_t rows, std::size_t n, const typename E::In* x,
         if (next < body_end) {
             const std::size_t from = next - begin, to = body_end - begin;
             if (Kind == kRowsVv && (x_runs_on || y_runs_on)) {
-                const RepeatedRowSource<E> src{{xr, yr}, x_runs_on ? xr : yr};
+                const RepeatedRowSource<E> src{{xr, yr}, x_runs_on ? xr : yr, non_temporal};
                 body<E, true>(from, to, out + begin, src);
             } else {
                 body<E, true>(from, to, out + begin, RowSource<E, Kind>::make(xr, yr));

@@ -40,14 +40,19 @@ constexpr std::size_t kRealignMinSteps = 16;
 constexpr std::size_t kMixedRunMinBytes = 64 * 1024;
 
 // Streamed rows that repeat the other operand's row prefetch the running
-// operand this far ahead (non-temporally), so that its lines do not evict
-// the repeated row from L1; nearer is too late, farther evicts more.
+// operand this far ahead, so that its lines arrive before the loads that
+// would stall on them; nearer is too late, farther evicts more.
 constexpr std::size_t kRepeatedRowPrefetchBytes = 4096;
 
 // Streamed chain kernels prefetch each operand that runs in memory this far
-// ahead (non-temporally): their many ops per load leave too few loads in
-// flight to keep memory busy; nearer is too late, farther gains nothing.
+// ahead: their many ops per load leave too few loads in flight to keep
+// memory busy; nearer is too late, farther gains nothing.
 constexpr std::size_t kChainPrefetchBytes = 4096;
+
+// The locality hint of both prefetches where non-temporal ones lose their
+// lines (prefetch_hint.hpp): 2 (prefetcht1, into L2) ran as fast as 3 and
+// leaves L1 to the repeated rows.
+constexpr int kPrefetchLocality = 2;
 
 // vs/sv rows shorter than this many steps run as one blended run where
 // vectors are at least kBlendRowsMinVectorBytes wide: there the blend per
