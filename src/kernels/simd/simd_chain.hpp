@@ -13,6 +13,7 @@
 #include "kernels/simd/simd_codec.hpp"
 #include "kernels/simd/tuning.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -25,9 +26,10 @@ struct ChainRun {
     using T = typename Codec::Storage;
     using V = typename Codec::Value;
     static constexpr std::size_t S = Codec::kStep;
-    // Steps in registers at once: four measured slower than eight, and
-    // sixteen spill (docs/fusion.md).
-    static constexpr std::size_t U = 8;
+    // Steps in registers at once: 256 bytes of output, at most eight. On
+    // AVX2 four steps measured slower than eight and sixteen spill; on
+    // AVX-512 four ran faster than eight (docs/fusion.md).
+    static constexpr std::size_t U = std::min<std::size_t>(8, 256 / (S * sizeof(T)));
 
     // A link's leaf and what to do with it: code = op * 4 + acc_is_y * 2 +
     // scalar, one jump per link and U steps.
