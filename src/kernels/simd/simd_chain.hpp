@@ -1,8 +1,8 @@
 // The chain walker (kernel_table.hpp: Chain): a fused expression's linear
-// chain of binary ops, evaluated for eight steps at a time in registers. Each
-// link loads (or takes the splat of) its leaf and applies its op to the
-// accumulators; only the last result is stored. The op is chosen once per
-// link and eight steps, so the choice costs little beside the work, and the
+// chain of binary ops, evaluated for U steps at a time in registers (256
+// bytes). Each link loads (or takes the splat of) its leaf and applies its op
+// to the accumulators; only the last result is stored. The op is chosen once
+// per link and U steps, so the choice costs little beside the work, and the
 // ops are the ones their own kernels apply (ops/), so the bits are theirs.
 // Needs ops::Add, Sub, Mul, Div, Max and Min declared before it.
 #pragma once
@@ -30,6 +30,7 @@ struct ChainRun {
     // AVX2 four steps measured slower than eight and sixteen spill; on
     // AVX-512 four ran faster than eight (docs/fusion.md).
     static constexpr std::size_t U = std::min<std::size_t>(8, 256 / (S * sizeof(T)));
+    static_assert(U >= 1, "a step wider than 256 bytes");
 
     // A link's leaf and what to do with it: code = op * 4 + acc_is_y * 2 +
     // scalar, one jump per link and U steps.
