@@ -11,6 +11,7 @@
 #include "kernels/kernel_table.hpp"
 #include "kernels/simd/prefetch_hint.hpp"
 #include "kernels/simd/simd_codec.hpp"
+#include "kernels/simd/simd_loops.hpp"
 #include "kernels/simd/tuning.hpp"
 
 #include <algorithm>
@@ -50,16 +51,9 @@ struct ChainRun {
 
     // Streamed iterations prefetch each kStream run for a later one
     // (tuning.hpp).
-    // Address arithmetic in integers: the lines may lie past the run.
     void prefetch(std::size_t i) const {
         for (std::size_t r = 0; r < num_runs; ++r) {
-            const std::uintptr_t at =
-                reinterpret_cast<std::uintptr_t>(runs[r] + i) + tuning::kChainPrefetchBytes;
-            for (std::size_t line = 0; line < U * S * sizeof(T); line += 64) {
-                const auto* p = reinterpret_cast<const void*>(at + line);
-                if (non_temporal) __builtin_prefetch(p, 0, 0);
-                else __builtin_prefetch(p, 0, tuning::kPrefetchLocality);
-            }
+            prefetch_ahead<U * S>(runs[r], i, tuning::kChainPrefetchBytes, non_temporal);
         }
     }
 
