@@ -13,7 +13,8 @@ using plan::kMaxOperands;
 
 class Block {
 public:
-    Block(const FusedPlan& p, unsigned char* scratch) : p_(p), scratch_(scratch) {
+    Block(const FusedPlan& p, unsigned char* scratch, kernels::ChainCarry* carry)
+        : p_(p), scratch_(scratch), carry_(carry) {
         const plan::Loop& inner = p.nest.loops[p.nest.num_loops - 1];
         for (std::size_t o = 0; o <= p.num_leaves; ++o) stride_[o] = inner.stride[o];
     }
@@ -57,7 +58,7 @@ public:
         void* const output = ptr[p_.num_leaves];
         if (p_.chain != nullptr) {  // the whole chain in registers
             p_.chain(m, p_.chain_links, leaf, p_.chain_leaf.data(), output,
-                     kernels::Stores{stream, false});
+                     kernels::Stores{stream, false}, carry_);
             return;
         }
         for (std::size_t s = 0; s < p_.num_steps; ++s) {
@@ -109,6 +110,7 @@ private:
 
     const FusedPlan& p_;
     unsigned char* scratch_;
+    kernels::ChainCarry* carry_;  // null: the edges are calls of their own
     std::ptrdiff_t stride_[kMaxOperands] = {};
 };
 
@@ -118,14 +120,15 @@ private:
 // line written by two calls is slow), and a streamed contiguous output
 // streams whole lines only: its partial first and last lines, which the
 // lines before and after share, take ordinary stores (a line written both
-// ways costs a write-combining flush).
+// ways costs a write-combining flush), in calls of their own, except where
+// a chain takes whole lines with a carry: it keeps them itself.
 void run_line(const FusedPlan& p, const Block& block, char* const* ptr, std::size_t first_elem,
-              std::size_t n, bool stream) {
+              std::size_t n, bool stream, bool carried) {
     block.lay_out_patterns(ptr);
     const std::size_t out = p.num_leaves;
     const std::size_t inner = p.nest.num_loops - 1;
     std::size_t head = 0, tail = 0;
-    if (p.nest.loops[inner].stride[out] == 1) {
+    if (p.nest.loops[inner].stride[out] == 1 && !carried) {
         const std::size_t size = p.elem_size[out];
         const auto misaligned = reinterpret_cast<std::uintptr_t>(ptr[out]) % 64;
         head = misaligned == 0 ? 0 : std::min(n, (64 - misaligned) / size);
@@ -174,10 +177,15 @@ uint64_t grain(const FusedPlan& p) {
 // line): the odometer seeks the line holding begin, then walks on.
 void walk_range(const FusedPlan& p, const void* const* inputs, void* output, uint64_t begin,
                 uint64_t end, bool stream) {
-    alignas(64) unsigned char scratch[kScratchBytes];
-    const Block block(p, scratch);
     const std::size_t out = p.num_leaves;
     const std::size_t inner = p.nest.num_loops - 1;
+    alignas(64) unsigned char scratch[kScratchBytes];
+    // Whole-line chains over a contiguous output carry each line's partial
+    // last output line into the next line's call (kernels::ChainCarry).
+    const bool carried = stream && p.chain != nullptr && p.chain_whole_lines &&
+                         p.nest.loops[inner].stride[out] == 1;
+    kernels::ChainCarry carry;
+    const Block block(p, scratch, carried ? &carry : nullptr);
     char* ptr[kMaxOperands];
     for (std::size_t l = 0; l < out; ++l) {
         ptr[l] = static_cast<char*>(const_cast<void*>(inputs[p.input_order[l]]));
@@ -199,9 +207,10 @@ void walk_range(const FusedPlan& p, const void* const* inputs, void* output, uin
         for (std::size_t o = 0; o <= out; ++o) {
             from[o] = ptr[o] + static_cast<int64_t>(off) * p.byte_stride[inner][o];
         }
-        run_line(p, block, from, static_cast<std::size_t>(off), static_cast<std::size_t>(len), stream);
+        run_line(p, block, from, static_cast<std::size_t>(off), static_cast<std::size_t>(len), stream,
+                 carried);
         at += len;
-        if (at >= end) return;
+        if (at >= end) break;
         off = 0;
         // The odometer over the outer loops, innermost fastest.
         std::size_t d = inner;
@@ -214,8 +223,9 @@ void walk_range(const FusedPlan& p, const void* const* inputs, void* output, uin
             index[d] = 0;
             for (std::size_t o = 0; o <= out; ++o) ptr[o] -= p.byte_stride[d][o] * (extent - 1);
         }
-        if (d == SIZE_MAX) return;
+        if (d == SIZE_MAX) break;
     }
+    carry.flush();
 }
 
 // walk_range, then the one fence for all its blocks' streaming stores.

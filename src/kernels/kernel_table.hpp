@@ -19,6 +19,7 @@
 #include <bcast/bcast.h>
 
 #include <cstddef>
+#include <cstring>
 
 namespace bcast::kernels {
 
@@ -96,8 +97,28 @@ struct Chain {
 // working set), or one element for the whole call.
 enum class ChainLeaf : unsigned char { kStream, kCached, kScalar };
 
+// A streamed chain's partial last output line, held from the end of one
+// run for the next: when that run starts where this one ended, its first
+// elements complete the line, which is then streamed whole; otherwise
+// flush() stores it with ordinary stores. Runs that share a line thus write
+// it once, in one way: ordinary stores into a line that streaming stores
+// also write cost a write-combining flush, and writing the edges in calls
+// of their own cost a short line as much again (docs/fusion.md).
+struct ChainCarry {
+    alignas(64) unsigned char bytes[64];
+    unsigned char* at = nullptr;  // where bytes[0] belongs
+    std::size_t size = 0;         // bytes held
+
+    void flush() {
+        if (size != 0) std::memcpy(at, bytes, size);
+        size = 0;
+    }
+};
+
+// Elements [0, n) of the chain into out. carry (null: none) is the line
+// carried between the runs of one walk; the caller flushes it at the end.
 using ChainFn = void (*)(std::size_t n, const Chain& chain, const void* const* leaves,
-                         const ChainLeaf* kinds, void* out, Stores stores);
+                         const ChainLeaf* kinds, void* out, Stores stores, ChainCarry* carry);
 
 // Whether chain kernels evaluate op (they exist for f32 and f64 only).
 constexpr bool chain_op(bcast_opcode op) {

@@ -446,6 +446,17 @@ TEST_CASE("linear chains run in registers and write what their ops write", "[fus
         const std::size_t tasks = std::uniform_int_distribution<std::size_t>(2, 5)(rng);
         CHECK(bcast_test::mismatch(dt, run_fused(e, in, data, out, Bytes(want.size(), 0), tasks, &rng),
                                    want) == "");
+        // Output rows apart by a gap: a streamed line's partial last cache
+        // line is not continued by the next line's first (ChainCarry), and
+        // the gaps stay unwritten.
+        const int64_t row = w + std::uniform_int_distribution<int64_t>(1, 17)(rng);
+        const Layout gapped{full, {c * row, row, 1}, span_of(full, {c * row, row, 1})};
+        const fuse::FusedPlan g = fuse::plan_expression(e, shapes.data(), nullptr, gapped.strides.data());
+        if (w > 1) CHECK((g.chain != nullptr) == (p.chain != nullptr));  // w == 1: no line
+        Bytes want_gapped(gapped.elements * dtype_size(dt), 0x5A);
+        REQUIRE(run_unfused(e, in, data, gapped, want_gapped, why) == BCAST_OK);
+        CHECK(bcast_test::mismatch(dt, run_fused(e, in, data, gapped, Bytes(want_gapped.size(), 0x5A)),
+                                   want_gapped) == "");
         // In place on x.
         const fuse::FusedPlan q = fuse::plan_expression(e, shapes.data(), nullptr, nullptr);
         Bytes x_and_out = data[0];

@@ -32,6 +32,9 @@ struct ChainRun {
     // AVX-512 four ran faster than eight (docs/fusion.md).
     static constexpr std::size_t U = std::min<std::size_t>(8, 256 / (S * sizeof(T)));
     static_assert(U >= 1, "a step wider than 256 bytes");
+    // Elements per 64-byte output line, a whole number of steps.
+    static constexpr std::size_t L = 64 / sizeof(T);
+    static_assert(L % S == 0, "a step that does not divide a line");
 
     // A link's leaf and what to do with it: code = op * 4 + acc_is_y * 2 +
     // scalar, one jump per link and U steps.
@@ -112,37 +115,88 @@ struct ChainRun {
         }
     }
 
-    // n >= S elements. A last, partial step overlaps the one before it and
-    // is computed before anything is stored (out may be a leaf); only then:
-    // reading a block's end first, out of order, cost a third of the time
-    // of a streamed chain.
-    template <bool NT>
+    // n >= S elements, cached stores. A last, partial step overlaps the one
+    // before it and is computed before anything is stored (out may be a
+    // leaf); only then: reading a run's end first, out of order, cost
+    // streamed blocks a third of their time.
     void walk(std::size_t n, T* out) const {
         const std::size_t full = n - n % S;
         V last[1] = {};
         if (full != n) eval(n - S, last);
-        std::size_t i = 0;
-        for (; i + U * S <= full; i += U * S) {
+        steps<false>(0, full, out);
+        if (full != n) Codec::template store<false>(out + (n - S), last[0]);
+    }
+
+    // Whole steps [i, end).
+    template <bool NT>
+    void steps(std::size_t i, std::size_t end, T* out) const {
+        for (; i + U * S <= end; i += U * S) {
             if constexpr (NT) prefetch(i);
             V acc[U];
             eval(i, acc);
             for (std::size_t u = 0; u < U; ++u) Codec::template store<NT>(out + i + u * S, acc[u]);
         }
-        for (; i < full; i += S) {
+        for (; i < end; i += S) {
             V acc[1];
             eval(i, acc);
             Codec::template store<NT>(out + i, acc[0]);
         }
-        if (full != n) Codec::template store<false>(out + (n - S), last[0]);
+    }
+
+    // Elements [from, from + count) of an n-element run (n >= S) into dst,
+    // by whole steps; one that would pass n moves back to end at n.
+    void edge(std::size_t n, std::size_t from, std::size_t count, T* dst) const {
+        for (std::size_t j = 0; j < count; j += S) {
+            const std::size_t at = std::min(from + j, n - S);
+            V v[1];
+            eval(at, v);
+            T step[S];
+            Codec::template store<false>(step, v[0]);
+            std::memcpy(dst + j, step + (from + j - at), std::min(S, count - j) * sizeof(T));
+        }
+    }
+
+    // Streams the whole output lines [head, end) of an n-element run (head:
+    // the elements before out's first line boundary, n >= head + L). The
+    // partial lines at either end are computed before anything is stored
+    // (out may be a leaf); the first completes the line `carry` holds when
+    // this run continues it (the line is then streamed whole), the last is
+    // left in `carry` (ChainCarry).
+    void walk_lines(std::size_t n, std::size_t head, T* out, ChainCarry& carry) const {
+        const std::size_t end = head + (n - head) / L * L;
+        T head_part[L], tail_part[L];
+        if (head != 0) edge(n, 0, head, head_part);
+        if (end != n) edge(n, end, n - end, tail_part);
+        steps<true>(head, end, out);
+        auto* const at = reinterpret_cast<unsigned char*>(out);
+        const std::size_t head_bytes = head * sizeof(T);
+        if (head != 0 && carry.size + head_bytes == 64 && carry.at + carry.size == at) {
+            std::memcpy(carry.bytes + carry.size, head_part, head_bytes);
+            const T* line = reinterpret_cast<const T*>(carry.bytes);
+            T* to = reinterpret_cast<T*>(carry.at);
+            for (std::size_t k = 0; k < L; k += S) Codec::template store<true>(to + k, Codec::load(line + k));
+            carry.size = 0;
+        } else {
+            carry.flush();
+            if (head != 0) std::memcpy(out, head_part, head_bytes);
+        }
+        if (end != n) {
+            carry.at = at + end * sizeof(T);
+            carry.size = (n - end) * sizeof(T);
+            std::memcpy(carry.bytes, tail_part, carry.size);
+        }
     }
 
     // n < S elements, through zero-padded copies of the runs (this run's
-    // operands are redirected to them: it is used once).
+    // operands are redirected to them: it is used once). Only the rows in
+    // use are filled: zeroing all of them cost a streamed line's edges a
+    // tenth of its time (docs/fusion.md).
     void walk_short(std::size_t n, T* out) {
-        T buf[kMaxChainLinks + 1][S] = {};
+        T buf[kMaxChainLinks + 1][S];
         const auto pad = [&](Operand& o, T* b) {
             if (o.scalar) return;
             std::memcpy(b, o.p, n * sizeof(T));
+            std::memset(b + n, 0, (S - n) * sizeof(T));
             o.p = b;
         };
         pad(first, buf[0]);
@@ -155,12 +209,12 @@ struct ChainRun {
     }
 };
 
-// ChainFn for the codec. Streams only where the output is aligned to a step
-// (the fused executor's blocks start at output lines); the caller fences
-// when it asks for no fence.
+// ChainFn for the codec. Streams whole output lines (the executor's blocks
+// start at output lines when they have no carry); the caller fences when it
+// asks for no fence.
 template <class Isa, class Codec>
 void chain(std::size_t n, const Chain& c, const void* const* leaves, const ChainLeaf* kinds,
-           void* out, Stores stores) {
+           void* out, Stores stores, ChainCarry* carry) {
     using Run = ChainRun<Codec>;
     using T = typename Run::T;
     if (n == 0) return;
@@ -181,17 +235,21 @@ void chain(std::size_t n, const Chain& c, const void* const* leaves, const Chain
         set(run.operand[k], link.leaf, Run::op_index(link.op) * 4 + (link.acc_is_y ? 2u : 0u));
     }
     T* o = static_cast<T*>(out);
-    if (n < Run::S) {
-        run.walk_short(n, o);
+    const auto addr = reinterpret_cast<std::uintptr_t>(o);
+    const std::size_t head = (64 - addr % 64) % 64 / sizeof(T);
+    if (stores.stream && addr % sizeof(T) == 0 && n >= head + Run::L) {
+        ChainCarry none;
+        run.non_temporal = prefetch_non_temporal();
+        run.walk_lines(n, head, o, carry != nullptr ? *carry : none);
+        none.flush();
+        if (stores.fence) Isa::fence();
         return;
     }
-    const bool aligned = reinterpret_cast<std::uintptr_t>(o) % (Run::S * sizeof(T)) == 0;
-    if (stores.stream && aligned) {
-        run.non_temporal = prefetch_non_temporal();
-        run.template walk<true>(n, o);
-        if (stores.fence) Isa::fence();
+    if (carry != nullptr) carry->flush();
+    if (n < Run::S) {
+        run.walk_short(n, o);
     } else {
-        run.template walk<false>(n, o);
+        run.walk(n, o);
     }
 }
 
