@@ -13,8 +13,7 @@ using plan::kMaxOperands;
 
 class Block {
 public:
-    Block(const FusedPlan& p, unsigned char* scratch, kernels::ChainCarry* carry)
-        : p_(p), scratch_(scratch), carry_(carry) {
+    Block(const FusedPlan& p, unsigned char* scratch) : p_(p), scratch_(scratch) {
         const plan::Loop& inner = p.nest.loops[p.nest.num_loops - 1];
         for (std::size_t o = 0; o <= p.num_leaves; ++o) stride_[o] = inner.stride[o];
     }
@@ -57,8 +56,13 @@ public:
         }
         void* const output = ptr[p_.num_leaves];
         if (p_.chain != nullptr) {  // the whole chain in registers
-            p_.chain(m, p_.chain_links, leaf, p_.chain_leaf.data(), output,
-                     kernels::Stores{stream, false}, carry_);
+            kernels::ChainCall call;
+            call.n = m;
+            call.leaves = leaf;
+            call.kinds = p_.chain_leaf.data();
+            call.out = output;
+            call.stores = kernels::Stores{stream, false};
+            p_.chain(p_.chain_links, call);
             return;
         }
         for (std::size_t s = 0; s < p_.num_steps; ++s) {
@@ -110,7 +114,6 @@ private:
 
     const FusedPlan& p_;
     unsigned char* scratch_;
-    kernels::ChainCarry* carry_;  // null: the edges are calls of their own
     std::ptrdiff_t stride_[kMaxOperands] = {};
 };
 
@@ -120,15 +123,15 @@ private:
 // line written by two calls is slow), and a streamed contiguous output
 // streams whole lines only: its partial first and last lines, which the
 // lines before and after share, take ordinary stores (a line written both
-// ways costs a write-combining flush), in calls of their own, except where
-// a chain takes whole lines with a carry: it keeps them itself.
+// ways costs a write-combining flush), in calls of their own. (Chains over
+// whole lines keep their edges themselves: walk_chain_rows.)
 void run_line(const FusedPlan& p, const Block& block, char* const* ptr, std::size_t first_elem,
-              std::size_t n, bool stream, bool carried) {
+              std::size_t n, bool stream) {
     block.lay_out_patterns(ptr);
     const std::size_t out = p.num_leaves;
     const std::size_t inner = p.nest.num_loops - 1;
     std::size_t head = 0, tail = 0;
-    if (p.nest.loops[inner].stride[out] == 1 && !carried) {
+    if (p.nest.loops[inner].stride[out] == 1) {
         const std::size_t size = p.elem_size[out];
         const auto misaligned = reinterpret_cast<std::uintptr_t>(ptr[out]) % 64;
         head = misaligned == 0 ? 0 : std::min(n, (64 - misaligned) / size);
@@ -173,6 +176,30 @@ uint64_t grain(const FusedPlan& p) {
     return std::max<uint64_t>(1, exec::kLineBytes / p.elem_size[p.num_leaves]);
 }
 
+// A chain over `rows` whole lines of the loop outside the line (or one
+// line, or part of one) in one call: the kernel moves from line to line
+// itself, and keeps the partial output lines between them (ChainCarry).
+void run_chain_lines(const FusedPlan& p, char* const* ptr, std::size_t n, std::size_t rows,
+                     bool stream, kernels::ChainCarry& carry) {
+    const std::size_t out = p.num_leaves;
+    const void* leaf[kMaxInputs];
+    for (std::size_t l = 0; l < out; ++l) leaf[l] = ptr[l];
+    kernels::ChainCall call;
+    call.n = n;
+    call.rows = rows;
+    call.leaves = leaf;
+    call.kinds = p.chain_leaf.data();
+    if (rows > 1) {
+        const plan::OperandStrides& row = p.byte_stride[p.nest.num_loops - 2];
+        call.leaf_row_bytes = row.data();
+        call.out_row_bytes = row[out];
+    }
+    call.out = ptr[out];
+    call.stores = kernels::Stores{stream, false};
+    call.carry = &carry;
+    p.chain(p.chain_links, call);
+}
+
 // The flat range [begin, end) of the nest (outer loops' odometer, then the
 // line): the odometer seeks the line holding begin, then walks on.
 void walk_range(const FusedPlan& p, const void* const* inputs, void* output, uint64_t begin,
@@ -180,12 +207,11 @@ void walk_range(const FusedPlan& p, const void* const* inputs, void* output, uin
     const std::size_t out = p.num_leaves;
     const std::size_t inner = p.nest.num_loops - 1;
     alignas(64) unsigned char scratch[kScratchBytes];
-    // Whole-line chains over a contiguous output carry each line's partial
-    // last output line into the next line's call (kernels::ChainCarry).
-    const bool carried = stream && p.chain != nullptr && p.chain_whole_lines &&
-                         p.nest.loops[inner].stride[out] == 1;
+    const Block block(p, scratch);
+    // Chains over lines read in place take whole lines of the next loop out
+    // at once.
+    const bool chain_lines = p.chain != nullptr && p.chain_whole_lines;
     kernels::ChainCarry carry;
-    const Block block(p, scratch, carried ? &carry : nullptr);
     char* ptr[kMaxOperands];
     for (std::size_t l = 0; l < out; ++l) {
         ptr[l] = static_cast<char*>(const_cast<void*>(inputs[p.input_order[l]]));
@@ -207,12 +233,28 @@ void walk_range(const FusedPlan& p, const void* const* inputs, void* output, uin
         for (std::size_t o = 0; o <= out; ++o) {
             from[o] = ptr[o] + static_cast<int64_t>(off) * p.byte_stride[inner][o];
         }
-        run_line(p, block, from, static_cast<std::size_t>(off), static_cast<std::size_t>(len), stream,
-                 carried);
-        at += len;
+        uint64_t rows = 1;
+        if (chain_lines) {
+            if (inner > 0 && len == n) {
+                rows = std::min(static_cast<uint64_t>(p.nest.loops[inner - 1].extent - index[inner - 1]),
+                                (end - at) / n);
+            }
+            run_chain_lines(p, from, static_cast<std::size_t>(len), static_cast<std::size_t>(rows), stream,
+                            carry);
+        } else {
+            run_line(p, block, from, static_cast<std::size_t>(off), static_cast<std::size_t>(len), stream);
+        }
+        at += rows * len;
         if (at >= end) break;
         off = 0;
-        // The odometer over the outer loops, innermost fastest.
+        // The odometer over the outer loops, innermost fastest; the lines a
+        // chain took at once first.
+        if (rows > 1) {
+            index[inner - 1] += static_cast<int64_t>(rows - 1);
+            for (std::size_t o = 0; o <= out; ++o) {
+                ptr[o] += static_cast<int64_t>(rows - 1) * p.byte_stride[inner - 1][o];
+            }
+        }
         std::size_t d = inner;
         for (; d-- > 0;) {
             const int64_t extent = p.nest.loops[d].extent;

@@ -19,6 +19,7 @@
 #include <bcast/bcast.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 
 namespace bcast::kernels {
@@ -115,10 +116,24 @@ struct ChainCarry {
     }
 };
 
-// Elements [0, n) of the chain into out. carry (null: none) is the line
-// carried between the runs of one walk; the caller flushes it at the end.
-using ChainFn = void (*)(std::size_t n, const Chain& chain, const void* const* leaves,
-                         const ChainLeaf* kinds, void* out, Stores stores, ChainCarry* carry);
+// One call of a chain kernel: `rows` runs of n elements each. Run r reads
+// leaf l at leaves[l] + r * leaf_row_bytes[l] and writes out + r *
+// out_row_bytes; a kScalar leaf is one element per run. carry (null: none)
+// is the line carried between the runs of one walk, calls included; the
+// caller flushes it at the end.
+struct ChainCall {
+    std::size_t n = 0;
+    std::size_t rows = 1;
+    const void* const* leaves = nullptr;
+    const ChainLeaf* kinds = nullptr;
+    const int64_t* leaf_row_bytes = nullptr;  // read only where rows > 1
+    void* out = nullptr;
+    int64_t out_row_bytes = 0;
+    Stores stores{false};
+    ChainCarry* carry = nullptr;
+};
+
+using ChainFn = void (*)(const Chain& chain, const ChainCall& call);
 
 // Whether chain kernels evaluate op (they exist for f32 and f64 only).
 constexpr bool chain_op(bcast_opcode op) {

@@ -43,12 +43,13 @@ struct ChainRun {
         bool scalar;
         unsigned code;
         V splat;
+        std::ptrdiff_t row;  // elements from one run's p to the next's
     };
 
     const Chain* chain;
     Operand first;                   // link 0's x
     Operand operand[kMaxChainLinks];  // each link's leaf
-    const T* runs[kMaxChainLinks + 1];  // the ChainLeaf::kStream operands
+    const Operand* runs[kMaxChainLinks + 1];  // the ChainLeaf::kStream operands
     std::size_t num_runs = 0;
     bool non_temporal = true;  // the prefetch's hint (prefetch_hint.hpp)
 
@@ -56,8 +57,18 @@ struct ChainRun {
     // (tuning.hpp).
     void prefetch(std::size_t i) const {
         for (std::size_t r = 0; r < num_runs; ++r) {
-            prefetch_ahead<U * S>(runs[r], i, tuning::kChainPrefetchBytes, non_temporal);
+            prefetch_ahead<U * S>(runs[r]->p, i, tuning::kChainPrefetchBytes, non_temporal);
         }
+    }
+
+    // The operands of the next run: only pointers move and scalars splat.
+    void next_row() {
+        const auto advance = [](Operand& o) {
+            o.p += o.row;
+            if (o.scalar) o.splat = Codec::splat(o.p);
+        };
+        advance(first);
+        for (std::size_t k = 0; k < chain->num_links; ++k) advance(operand[k]);
     }
 
     template <std::size_t N>
@@ -115,6 +126,26 @@ struct ChainRun {
         }
     }
 
+    // One run of n elements: its whole output lines streamed where
+    // `stream`, else cached.
+    void run(std::size_t n, T* out, bool stream, ChainCarry& carry) {
+        const auto addr = reinterpret_cast<std::uintptr_t>(out);
+        const std::size_t head = (64 - addr % 64) % 64 / sizeof(T);
+        const bool aligns = addr % sizeof(T) == 0;
+        if (stream && aligns && n >= head + L) {
+            walk_lines(n, head, out, carry);
+            return;
+        }
+        carry.flush();
+        if (n < S) {
+            walk_short(n, out);
+        } else if (aligns && head % S != 0 && n >= head + tuning::kRealignMinSteps * S) {
+            walk_aligned(n, head % S, out);  // to a step: one step before it
+        } else {
+            walk(n, out);
+        }
+    }
+
     // n >= S elements, cached stores. A last, partial step overlaps the one
     // before it and is computed before anything is stored (out may be a
     // leaf); only then: reading a run's end first, out of order, cost
@@ -141,6 +172,20 @@ struct ChainRun {
             eval(i, acc);
             Codec::template store<NT>(out + i, acc[0]);
         }
+    }
+
+    // As walk, the body's stores aligned to a step from element head < S on
+    // (the unaligned first and last steps are overlapping ordinary stores,
+    // computed before the body): a long cached run gains more than the two
+    // steps cost.
+    void walk_aligned(std::size_t n, std::size_t head, T* out) const {
+        const std::size_t end = head + (n - head) / S * S;
+        V head_step[1], tail_step[1];
+        eval(0, head_step);
+        eval(n - S, tail_step);
+        steps<false>(head, end, out);
+        Codec::template store<false>(out, head_step[0]);
+        Codec::template store<false>(out + (n - S), tail_step[0]);
     }
 
     // Elements [from, from + count) of an n-element run (n >= S) into dst,
@@ -187,70 +232,70 @@ struct ChainRun {
         }
     }
 
-    // n < S elements, through zero-padded copies of the runs (this run's
-    // operands are redirected to them: it is used once). Only the rows in
-    // use are filled: zeroing all of them cost a streamed line's edges a
-    // tenth of its time (docs/fusion.md).
+    // n < S elements, through zero-padded copies of the runs (the operands
+    // point at them for this run only). Only the rows in use are filled:
+    // zeroing all of them cost a streamed line's edges a tenth of its time
+    // (docs/fusion.md).
     void walk_short(std::size_t n, T* out) {
         T buf[kMaxChainLinks + 1][S];
-        const auto pad = [&](Operand& o, T* b) {
+        const T* from[kMaxChainLinks + 1];
+        const auto pad = [&](Operand& o, std::size_t k) {
+            from[k] = o.p;
             if (o.scalar) return;
-            std::memcpy(b, o.p, n * sizeof(T));
-            std::memset(b + n, 0, (S - n) * sizeof(T));
-            o.p = b;
+            std::memcpy(buf[k], o.p, n * sizeof(T));
+            std::memset(buf[k] + n, 0, (S - n) * sizeof(T));
+            o.p = buf[k];
         };
-        pad(first, buf[0]);
-        for (std::size_t k = 0; k < chain->num_links; ++k) pad(operand[k], buf[k + 1]);
+        pad(first, 0);
+        for (std::size_t k = 0; k < chain->num_links; ++k) pad(operand[k], k + 1);
         V r[1];
         eval(0, r);
         T result[S];
         Codec::template store<false>(result, r[0]);
         std::memcpy(out, result, n * sizeof(T));
+        first.p = from[0];
+        for (std::size_t k = 0; k < chain->num_links; ++k) operand[k].p = from[k + 1];
     }
 };
 
-// ChainFn for the codec. Streams whole output lines (the executor's blocks
-// start at output lines when they have no carry); the caller fences when it
-// asks for no fence.
+// ChainFn for the codec. Streams whole output lines; the caller fences
+// when it asks for no fence.
 template <class Isa, class Codec>
-void chain(std::size_t n, const Chain& c, const void* const* leaves, const ChainLeaf* kinds,
-           void* out, Stores stores, ChainCarry* carry) {
+void chain(const Chain& c, const ChainCall& call) {
     using Run = ChainRun<Codec>;
     using T = typename Run::T;
-    if (n == 0) return;
+    if (call.n == 0 || call.rows == 0) return;
     Run run;
     run.chain = &c;
     // Filled in place: a built-and-copied Operand cost a store-forwarding
     // stall per field, per call.
     const auto set = [&](typename Run::Operand& o, std::size_t leaf, unsigned code) {
-        o.p = static_cast<const T*>(leaves[leaf]);
-        o.scalar = kinds[leaf] == ChainLeaf::kScalar;
+        o.p = static_cast<const T*>(call.leaves[leaf]);
+        o.scalar = call.kinds[leaf] == ChainLeaf::kScalar;
         o.code = code + (o.scalar ? 1u : 0u);
         if (o.scalar) o.splat = Codec::splat(o.p);
-        if (kinds[leaf] == ChainLeaf::kStream) run.runs[run.num_runs++] = o.p;
+        o.row = call.rows > 1 ? static_cast<std::ptrdiff_t>(call.leaf_row_bytes[leaf]) /
+                                    static_cast<std::ptrdiff_t>(sizeof(T))
+                              : 0;
+        if (call.kinds[leaf] == ChainLeaf::kStream) run.runs[run.num_runs++] = &o;
     };
     set(run.first, c.first, 0);
     for (std::size_t k = 0; k < c.num_links; ++k) {
         const ChainLink& link = c.link[k];
         set(run.operand[k], link.leaf, Run::op_index(link.op) * 4 + (link.acc_is_y ? 2u : 0u));
     }
-    T* o = static_cast<T*>(out);
-    const auto addr = reinterpret_cast<std::uintptr_t>(o);
-    const std::size_t head = (64 - addr % 64) % 64 / sizeof(T);
-    if (stores.stream && addr % sizeof(T) == 0 && n >= head + Run::L) {
-        ChainCarry none;
-        run.non_temporal = prefetch_non_temporal();
-        run.walk_lines(n, head, o, carry != nullptr ? *carry : none);
-        none.flush();
-        if (stores.fence) Isa::fence();
-        return;
+    if (call.stores.stream) run.non_temporal = prefetch_non_temporal();
+    ChainCarry none;
+    ChainCarry& carry = call.carry != nullptr ? *call.carry : none;
+    auto* out = static_cast<unsigned char*>(call.out);
+    for (std::size_t r = 0;;) {
+        run.run(call.n, reinterpret_cast<T*>(out), call.stores.stream, carry);
+        if (++r == call.rows) break;
+        run.next_row();
+        out += call.out_row_bytes;
     }
-    if (carry != nullptr) carry->flush();
-    if (n < Run::S) {
-        run.walk_short(n, o);
-    } else {
-        run.walk(n, o);
-    }
+    none.flush();
+    if (call.stores.stream && call.stores.fence) Isa::fence();
 }
 
 }  // namespace
