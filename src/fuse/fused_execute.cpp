@@ -124,7 +124,7 @@ private:
 // streams whole lines only: its partial first and last lines, which the
 // lines before and after share, take ordinary stores (a line written both
 // ways costs a write-combining flush), in calls of their own. (Chains over
-// whole lines keep their edges themselves: walk_chain_rows.)
+// whole lines keep their edges themselves: run_chain_lines.)
 void run_line(const FusedPlan& p, const Block& block, char* const* ptr, std::size_t first_elem,
               std::size_t n, bool stream) {
     block.lay_out_patterns(ptr);
@@ -211,7 +211,7 @@ void walk_range(const FusedPlan& p, const void* const* inputs, void* output, uin
     // Chains over lines read in place take whole lines of the next loop out
     // at once.
     const bool chain_lines = p.chain != nullptr && p.chain_whole_lines;
-    kernels::ChainCarry carry;
+    kernels::ChainCarry carry{};
     char* ptr[kMaxOperands];
     for (std::size_t l = 0; l < out; ++l) {
         ptr[l] = static_cast<char*>(const_cast<void*>(inputs[p.input_order[l]]));
@@ -267,7 +267,7 @@ void walk_range(const FusedPlan& p, const void* const* inputs, void* output, uin
         }
         if (d == SIZE_MAX) break;
     }
-    carry.flush();
+    kernels::flush(carry);
 }
 
 // walk_range, then the one fence for all its blocks' streaming stores.

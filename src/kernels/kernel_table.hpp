@@ -20,7 +20,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
 namespace bcast::kernels {
 
@@ -101,20 +100,19 @@ enum class ChainLeaf : unsigned char { kStream, kCached, kScalar };
 // A streamed chain's partial last output line, held from the end of one
 // run for the next: when that run starts where this one ended, its first
 // elements complete the line, which is then streamed whole; otherwise
-// flush() stores it with ordinary stores. Runs that share a line thus write
-// it once, in one way: ordinary stores into a line that streaming stores
-// also write cost a write-combining flush, and writing the edges in calls
-// of their own cost a short line as much again (docs/fusion.md).
+// flush(carry) stores it with ordinary stores. Runs that share a line thus
+// write it once, in one way: ordinary stores into a line that streaming
+// stores also write cost a write-combining flush, and writing the edges in
+// calls of their own cost a short line as much again (docs/fusion.md).
+// An aggregate (no inline constructor in the ISA kernels): start with {}.
 struct ChainCarry {
-    alignas(64) unsigned char bytes[64];
-    unsigned char* at = nullptr;  // where bytes[0] belongs
-    std::size_t size = 0;         // bytes held
-
-    void flush() {
-        if (size != 0) std::memcpy(at, bytes, size);
-        size = 0;
-    }
+    unsigned char bytes[64];
+    unsigned char* at;  // where bytes[0] belongs
+    std::size_t size;   // bytes held
 };
+
+// Stores what carry holds with ordinary stores, and empties it.
+void flush(ChainCarry& carry) noexcept;
 
 // One call of a chain kernel: `rows` runs of n elements each. Run r reads
 // leaf l at leaves[l] + r * leaf_row_bytes[l] and writes out + r *

@@ -471,6 +471,101 @@ TEST_CASE("linear chains run in registers and write what their ops write", "[fus
     if (simd) CHECK(whole_lines > 50);
 }
 
+TEST_CASE("a streamed chain writes each output element once, at any offset, in tasks, in place",
+          "[fuse]") {
+    struct ThresholdGuard {
+        ~ThresholdGuard() { kernels::set_stream_threshold_bytes_for_testing(0); }
+    } restore;
+    kernels::set_stream_threshold_bytes_for_testing(1);  // every line streams
+    std::mt19937_64 rng(20261127);
+    const bcast_opcode chain_ops[] = {BCAST_OP_ADD, BCAST_OP_SUB, BCAST_OP_MUL,
+                                      BCAST_OP_DIV, BCAST_OP_MAX, BCAST_OP_MIN};
+    constexpr unsigned char kGuard = 0x5A;
+    // The output `offset` bytes past a cache line, 64 guard bytes either side.
+    const auto placed = [&](std::size_t bytes, std::size_t offset) {
+        Bytes raw(bytes + 256, kGuard);
+        const auto misaligned = reinterpret_cast<std::uintptr_t>(raw.data()) % 64;
+        return std::make_pair(std::move(raw), (64 - misaligned) % 64 + 64 + offset);
+    };
+    const auto guards_intact = [&](const Bytes& raw, std::size_t at, std::size_t bytes) {
+        for (std::size_t i = 0; i < raw.size(); ++i) {
+            if ((i < at || i >= at + bytes) && raw[i] != kGuard) return false;
+        }
+        return true;
+    };
+    int chains = 0;
+    for (int round = 0; round < 600; ++round) {
+        const bcast_dtype dt = round % 2 == 0 ? BCAST_DTYPE_F32 : BCAST_DTYPE_F64;
+        const std::size_t es = dtype_size(dt);
+        // (a, c, w): lines from shorter than a step to a few cache lines.
+        Shape full;
+        full.rank = 3;
+        full.dims = {std::uniform_int_distribution<int64_t>(1, 3)(rng),
+                     std::uniform_int_distribution<int64_t>(1, 5)(rng),
+                     std::uniform_int_distribution<int64_t>(1, 200)(rng)};
+        const int64_t c = full[1], w = full[2];
+        const std::size_t links = std::uniform_int_distribution<std::size_t>(2, 5)(rng);
+        fuse::Expression e(dt, links + 1);
+        std::vector<Layout> in{contiguous(full)};
+        std::size_t acc = 0;
+        for (std::size_t k = 0; k < links; ++k) {
+            Shape leaf;  // full, per channel, or one value
+            switch (std::uniform_int_distribution<int>(0, 2)(rng)) {
+                case 0: leaf = full; break;
+                case 1: leaf.rank = 3, leaf.dims = {1, c, 1}; break;
+                default: leaf.rank = 0; break;
+            }
+            in.push_back(contiguous(leaf));
+            std::size_t ops[2] = {acc, k + 1};
+            if (std::uniform_int_distribution<int>(0, 2)(rng) == 0) std::swap(ops[0], ops[1]);
+            acc = e.add_node(chain_ops[std::uniform_int_distribution<int>(0, 5)(rng)], BCAST_RULE_NUMPY, -1,
+                             2, ops);
+        }
+        std::vector<Bytes> data;
+        for (const Layout& l : in) data.push_back(bcast_test::random_elems(dt, l.elements, rng));
+        std::vector<Shape> shapes;
+        std::vector<const void*> pointers;
+        for (std::size_t i = 0; i < in.size(); ++i) {
+            shapes.push_back(in[i].shape);
+            pointers.push_back(data[i].data());
+        }
+        // Contiguous, gaps between rows, gaps between rows and planes.
+        Layout out = contiguous(full);
+        const int gaps = std::uniform_int_distribution<int>(0, 2)(rng);
+        if (gaps > 0) {
+            const int64_t row = w + std::uniform_int_distribution<int64_t>(0, 20)(rng);
+            const int64_t plane = c * row + (gaps == 2 ? std::uniform_int_distribution<int64_t>(0, 20)(rng) : 0);
+            out.strides = {plane, row, 1};
+            out.elements = span_of(full, out.strides);
+        }
+        Bytes want(out.elements * es, kGuard);
+        std::string why;
+        REQUIRE(run_unfused(e, in, data, out, want, why) == BCAST_OK);
+        const fuse::FusedPlan p = fuse::plan_expression(e, shapes.data(), nullptr,
+                                                        out.strides.empty() ? nullptr : out.strides.data());
+        if (p.chain != nullptr && p.chain_whole_lines) ++chains;
+        const std::size_t offset = std::uniform_int_distribution<std::size_t>(0, 64 / es - 1)(rng) * es;
+        const bool in_place = gaps == 0 && std::uniform_int_distribution<int>(0, 1)(rng) == 0;
+        const std::size_t tasks = std::uniform_int_distribution<std::size_t>(1, 7)(rng);
+        INFO("round " << round << ": " << fuse::describe_json(e, &p) << "; output at +" << offset << ", "
+                      << tasks << " tasks" << (in_place ? ", in place" : ""));
+        auto [raw, at] = placed(want.size(), offset);
+        unsigned char* y = raw.data() + at;
+        if (in_place) {
+            std::memcpy(y, data[0].data(), data[0].size());
+            pointers[0] = y;
+        }
+        exec::check_buffers(fuse::buffer_layout(p), pointers.data(), y);
+        std::vector<std::size_t> order(tasks);
+        for (std::size_t t = 0; t < tasks; ++t) order[t] = t;
+        std::shuffle(order.begin(), order.end(), rng);
+        for (const std::size_t t : order) fuse::run_task(p, pointers.data(), y, t, tasks);
+        CHECK(bcast_test::mismatch(dt, Bytes(y, y + want.size()), want) == "");
+        CHECK(guards_intact(raw, at, want.size()));
+    }
+    if (std::string(kernels::active_isa_name()) != "scalar") CHECK(chains > 400);
+}
+
 TEST_CASE("per-channel parameters of an NHWC tensor become patterns over one line", "[fuse]") {
     // (x - mean) * rstd + beta over (3,7,5,24) with (24) parameters, also
     // from a mid-line task-like start: the whole line runs as one.
