@@ -49,7 +49,11 @@ struct ChainRun {
     const Chain* chain;
     Operand first;                   // link 0's x
     Operand operand[kMaxChainLinks];  // each link's leaf
-    const Operand* runs[kMaxChainLinks + 1];  // the ChainLeaf::kStream operands
+    // The ChainLeaf::kStream operands' p, copied (read through the operand,
+    // the prefetch ran a third slower when memory was busy: docs/fusion.md),
+    // and the operands themselves.
+    const T* runs[kMaxChainLinks + 1];
+    const Operand* run_of[kMaxChainLinks + 1];
     std::size_t num_runs = 0;
     bool non_temporal = true;  // the prefetch's hint (prefetch_hint.hpp)
 
@@ -57,7 +61,7 @@ struct ChainRun {
     // (tuning.hpp).
     void prefetch(std::size_t i) const {
         for (std::size_t r = 0; r < num_runs; ++r) {
-            prefetch_ahead<U * S>(runs[r]->p, i, tuning::kChainPrefetchBytes, non_temporal);
+            prefetch_ahead<U * S>(runs[r], i, tuning::kChainPrefetchBytes, non_temporal);
         }
     }
 
@@ -69,6 +73,7 @@ struct ChainRun {
         };
         advance(first);
         for (std::size_t k = 0; k < chain->num_links; ++k) advance(operand[k]);
+        for (std::size_t r = 0; r < num_runs; ++r) runs[r] = run_of[r]->p;
     }
 
     template <std::size_t N>
@@ -277,7 +282,10 @@ void chain(const Chain& c, const ChainCall& call) {
         o.row = call.rows > 1 ? static_cast<std::ptrdiff_t>(call.leaf_row_bytes[leaf]) /
                                     static_cast<std::ptrdiff_t>(sizeof(T))
                               : 0;
-        if (call.kinds[leaf] == ChainLeaf::kStream) run.runs[run.num_runs++] = &o;
+        if (call.kinds[leaf] == ChainLeaf::kStream) {
+            run.run_of[run.num_runs] = &o;
+            run.runs[run.num_runs++] = o.p;
+        }
     };
     set(run.first, c.first, 0);
     for (std::size_t k = 0; k < c.num_links; ++k) {
