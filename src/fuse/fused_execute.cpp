@@ -137,8 +137,6 @@ void run_line(const FusedPlan& p, const Block& block, char* const* ptr, std::siz
         head = misaligned == 0 ? 0 : std::min(n, (64 - misaligned) / size);
         if (stream) tail = (n - head) % (64 / size);
     }
-    // Whole lines only for a chain: the steps' scratch holds a block.
-    const std::size_t limit = p.chain != nullptr && p.chain_whole_lines ? n : p.block;
     char* at[kMaxOperands];
     const auto call = [&](std::size_t done, std::size_t m, bool streamed) {
         for (std::size_t o = 0; o <= out; ++o) {
@@ -148,7 +146,7 @@ void run_line(const FusedPlan& p, const Block& block, char* const* ptr, std::siz
     };
     if (head > 0) call(0, head, false);
     for (std::size_t done = head; done < n - tail;) {
-        const std::size_t m = std::min(limit, n - tail - done);
+        const std::size_t m = std::min(p.block, n - tail - done);
         call(done, m, stream);
         done += m;
     }

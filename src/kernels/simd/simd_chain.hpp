@@ -141,7 +141,7 @@ struct ChainRun {
             walk_lines(n, head, out, carry);
             return;
         }
-        kernels::flush(carry);
+        if (carry.size != 0) kernels::flush(carry);
         if (n < S) {
             walk_short(n, out);
         } else if (aligns && head % S != 0 && n >= head + tuning::kRealignMinSteps * S) {
@@ -185,12 +185,12 @@ struct ChainRun {
     // steps cost.
     void walk_aligned(std::size_t n, std::size_t head, T* out) const {
         const std::size_t end = head + (n - head) / S * S;
-        V head_step[1], tail_step[1];
+        V head_step[1], tail_step[1] = {};
         eval(0, head_step);
-        eval(n - S, tail_step);
+        if (end != n) eval(n - S, tail_step);
         steps<false>(head, end, out);
         Codec::template store<false>(out, head_step[0]);
-        Codec::template store<false>(out + (n - S), tail_step[0]);
+        if (end != n) Codec::template store<false>(out + (n - S), tail_step[0]);
     }
 
     // Elements [from, from + count) of an n-element run (n >= S) into dst,
@@ -207,17 +207,18 @@ struct ChainRun {
     }
 
     // Streams the whole output lines [head, end) of an n-element run (head:
-    // the elements before out's first line boundary, n >= head + L). Then
-    // the partial lines at either end: the first completes the line `carry`
+    // the elements before out's first line boundary, n >= head + L). The
+    // partial lines at either end: the first completes the line `carry`
     // holds when this run continues it (the line is then streamed whole),
-    // the last is left in `carry` (ChainCarry). The edges' steps may read
-    // results where out is a leaf, but only in lanes that edge() drops.
+    // the last is left in `carry` (ChainCarry). They are computed first:
+    // after the body, where out is a leaf, their steps would load lines the
+    // body has just streamed (into lanes edge() drops).
     void walk_lines(std::size_t n, std::size_t head, T* out, ChainCarry& carry) const {
         const std::size_t end = head + (n - head) / L * L;
-        steps<true>(head, end, out);
         T head_part[L], tail_part[L];
         if (head != 0) edge(n, 0, head, head_part);
         if (end != n) edge(n, end, n - end, tail_part);
+        steps<true>(head, end, out);
         auto* const at = reinterpret_cast<unsigned char*>(out);
         const std::size_t head_bytes = head * sizeof(T);
         if (head != 0 && carry.size + head_bytes == 64 && carry.at + carry.size == at) {
@@ -227,7 +228,7 @@ struct ChainRun {
             for (std::size_t k = 0; k < L; k += S) Codec::template store<true>(to + k, Codec::load(line + k));
             carry.size = 0;
         } else {
-            kernels::flush(carry);
+            if (carry.size != 0) kernels::flush(carry);
             if (head != 0) std::memcpy(out, head_part, head_bytes);
         }
         if (end != n) {
@@ -293,7 +294,8 @@ void chain(const Chain& c, const ChainCall& call) {
         set(run.operand[k], link.leaf, Run::op_index(link.op) * 4 + (link.acc_is_y ? 2u : 0u));
     }
     if (call.stores.stream) run.non_temporal = prefetch_non_temporal();
-    ChainCarry none{};
+    ChainCarry none;
+    none.size = 0;
     ChainCarry& carry = call.carry != nullptr ? *call.carry : none;
     auto* out = static_cast<unsigned char*>(call.out);
     for (std::size_t r = 0;;) {
@@ -302,7 +304,7 @@ void chain(const Chain& c, const ChainCall& call) {
         run.next_row();
         out += call.out_row_bytes;
     }
-    kernels::flush(none);
+    if (none.size != 0) kernels::flush(none);
     if (call.stores.stream && call.stores.fence) Isa::fence();
 }
 
