@@ -276,6 +276,12 @@ Bytes run_fused(const fuse::Expression& e, const std::vector<Layout>& in,
     return out;
 }
 
+// Puts the stream threshold back to the machine's when a test that sets it
+// ends, however it ends.
+struct StreamThresholdRestore {
+    ~StreamThresholdRestore() { kernels::set_stream_threshold_bytes_for_testing(0); }
+};
+
 }  // namespace
 
 TEST_CASE("random fused chains write what their nodes write one by one", "[fuse]") {
@@ -320,9 +326,7 @@ TEST_CASE("random fused chains write what their nodes write one by one", "[fuse]
 }
 
 TEST_CASE("a fused chain streams, blocks and writes in place as the ops would", "[fuse]") {
-    struct ThresholdGuard {
-        ~ThresholdGuard() { kernels::set_stream_threshold_bytes_for_testing(0); }
-    } restore;
+    const StreamThresholdRestore restore{};
     std::mt19937_64 rng(5);
     // (x - mean) * rstd * gamma + beta over (2,3,50,37), per-channel (1,3,1,1).
     fuse::Expression e(BCAST_DTYPE_F32, 5);
@@ -378,9 +382,7 @@ TEST_CASE("a fused chain streams, blocks and writes in place as the ops would", 
 }
 
 TEST_CASE("linear chains run in registers and write what their ops write", "[fuse]") {
-    struct ThresholdGuard {
-        ~ThresholdGuard() { kernels::set_stream_threshold_bytes_for_testing(0); }
-    } restore;
+    const StreamThresholdRestore restore{};
     std::mt19937_64 rng(20261126);
     const bcast_opcode chain_ops[] = {BCAST_OP_ADD, BCAST_OP_SUB, BCAST_OP_MUL, BCAST_OP_DIV,
                                       BCAST_OP_MAX, BCAST_OP_MIN, BCAST_OP_RSUB, BCAST_OP_RDIV};
@@ -473,9 +475,7 @@ TEST_CASE("linear chains run in registers and write what their ops write", "[fus
 
 TEST_CASE("a chain writes each output element once, streamed or cached, at any offset, in tasks",
           "[fuse]") {
-    struct ThresholdGuard {
-        ~ThresholdGuard() { kernels::set_stream_threshold_bytes_for_testing(0); }
-    } restore;
+    const StreamThresholdRestore restore{};
     std::mt19937_64 rng(20261127);
     const bcast_opcode chain_ops[] = {BCAST_OP_ADD, BCAST_OP_SUB, BCAST_OP_MUL,
                                       BCAST_OP_DIV, BCAST_OP_MAX, BCAST_OP_MIN};
