@@ -473,6 +473,69 @@ TEST_CASE("linear chains run in registers and write what their ops write", "[fus
     if (simd) CHECK(whole_lines > 50);
 }
 
+TEST_CASE("streamed two-link chains write what their ops write, for every op, order and leaf kind",
+          "[fuse]") {
+    // Every pair of links (op, which side the accumulator is on, a leaf
+    // read from memory or one value per line): the chain kernels have a
+    // loop compiled for each pair (simd_chain.hpp, PairLoop).
+    const StreamThresholdRestore restore{};
+    kernels::set_stream_threshold_bytes_for_testing(1);
+    std::mt19937_64 rng(20261128);
+    const bcast_opcode chain_ops[] = {BCAST_OP_ADD, BCAST_OP_SUB, BCAST_OP_MUL,
+                                      BCAST_OP_DIV, BCAST_OP_MAX, BCAST_OP_MIN};
+    const bcast_dtype dt = BCAST_DTYPE_F32;
+    int chains = 0, combinations = 0;
+    for (int link0 = 0; link0 < 24; ++link0) {
+        for (int link1 = 0; link1 < 24; ++link1) {
+            ++combinations;
+            // (2, 3, w): lines of several 512-byte iterations and a rest,
+            // at times not starting on a cache line.
+            Shape full;
+            full.rank = 3;
+            full.dims = {2, 3, std::uniform_int_distribution<int64_t>(300, 700)(rng)};
+            fuse::Expression e(dt, 3);
+            std::vector<Layout> in{contiguous(full)};
+            std::size_t acc = 0;
+            for (const int code : {link0, link1}) {
+                Shape leaf;  // code % 2: one value per line (per channel or one in all), else x's shape
+                if (code % 2 == 0) {
+                    leaf = full;
+                } else if (std::uniform_int_distribution<int>(0, 1)(rng) == 0) {
+                    leaf.rank = 3, leaf.dims = {1, 3, 1};
+                } else {
+                    leaf.rank = 0;
+                }
+                in.push_back(contiguous(leaf));
+                std::size_t ops[2] = {acc, in.size() - 1};
+                if (code / 2 % 2 == 1) std::swap(ops[0], ops[1]);  // leaf op acc
+                acc = e.add_node(chain_ops[code / 4], BCAST_RULE_NUMPY, -1, 2, ops);
+            }
+            std::vector<Bytes> data;
+            for (const Layout& l : in) data.push_back(bcast_test::random_elems(dt, l.elements, rng));
+            const Layout out = contiguous(full);
+            std::vector<Shape> shapes;
+            for (const Layout& l : in) shapes.push_back(l.shape);
+            const fuse::FusedPlan p = fuse::plan_expression(e, shapes.data(), nullptr, nullptr);
+            INFO("links " << link0 << ", " << link1 << ": " << fuse::describe_json(e, &p));
+            if (p.chain != nullptr && p.chain_links.num_links == 2) ++chains;
+            Bytes want(out.elements * dtype_size(dt), 0);
+            std::string why;
+            REQUIRE(run_unfused(e, in, data, out, want, why) == BCAST_OK);
+            CHECK(bcast_test::mismatch(dt, run_fused(e, in, data, out, Bytes(want.size(), 0)), want) == "");
+            // In place on x.
+            Bytes x_and_out = data[0];
+            std::vector<const void*> pointers;
+            for (const Bytes& d : data) pointers.push_back(d.data());
+            pointers[0] = x_and_out.data();
+            exec::check_buffers(fuse::buffer_layout(p), pointers.data(), x_and_out.data());
+            fuse::run(p, pointers.data(), x_and_out.data());
+            CHECK(bcast_test::mismatch(dt, x_and_out, want) == "");
+        }
+    }
+    CHECK(combinations == 576);
+    if (std::string(kernels::active_isa_name()) != "scalar") CHECK(chains == 576);
+}
+
 TEST_CASE("a chain writes each output element once, streamed or cached, at any offset, in tasks",
           "[fuse]") {
     const StreamThresholdRestore restore{};

@@ -46,7 +46,8 @@ constexpr std::size_t kRepeatedRowPrefetchBytes = 4096;
 
 // Streamed chain kernels prefetch each operand that runs in memory this far
 // ahead: their many ops per load leave too few loads in flight to keep
-// memory busy; nearer is too late, farther gains nothing.
+// memory busy; nearer is too late, farther gains nothing. (The loops of
+// two-link chains are as tight as a single op's and do not.)
 constexpr std::size_t kChainPrefetchBytes = 4096;
 
 // The locality hint of both prefetches where non-temporal ones lose their
