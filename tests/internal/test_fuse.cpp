@@ -276,6 +276,18 @@ Bytes run_fused(const fuse::Expression& e, const std::vector<Layout>& in,
     return out;
 }
 
+// Runs p (planned for a contiguous output) in place on input 0: the output
+// is written over a copy of x, which is also the first input.
+Bytes run_in_place_on_x(const fuse::FusedPlan& p, const std::vector<Bytes>& data) {
+    Bytes x_and_out = data[0];
+    std::vector<const void*> pointers;
+    for (const Bytes& d : data) pointers.push_back(d.data());
+    pointers[0] = x_and_out.data();
+    exec::check_buffers(fuse::buffer_layout(p), pointers.data(), x_and_out.data());
+    fuse::run(p, pointers.data(), x_and_out.data());
+    return x_and_out;
+}
+
 // Puts the stream threshold back to the machine's when a test that sets it
 // ends, however it ends.
 struct StreamThresholdRestore {
@@ -459,15 +471,8 @@ TEST_CASE("linear chains run in registers and write what their ops write", "[fus
         REQUIRE(run_unfused(e, in, data, gapped, want_gapped, why) == BCAST_OK);
         CHECK(bcast_test::mismatch(dt, run_fused(e, in, data, gapped, Bytes(want_gapped.size(), 0x5A)),
                                    want_gapped) == "");
-        // In place on x.
         const fuse::FusedPlan q = fuse::plan_expression(e, shapes.data(), nullptr, nullptr);
-        Bytes x_and_out = data[0];
-        std::vector<const void*> pointers;
-        for (const Bytes& d : data) pointers.push_back(d.data());
-        pointers[0] = x_and_out.data();
-        exec::check_buffers(fuse::buffer_layout(q), pointers.data(), x_and_out.data());
-        fuse::run(q, pointers.data(), x_and_out.data());
-        CHECK(bcast_test::mismatch(dt, x_and_out, want) == "");
+        CHECK(bcast_test::mismatch(dt, run_in_place_on_x(q, data), want) == "");
     }
     if (simd) CHECK(in_registers > 150);
     if (simd) CHECK(whole_lines > 50);
@@ -522,14 +527,7 @@ TEST_CASE("streamed two-link chains write what their ops write, for every op, or
             std::string why;
             REQUIRE(run_unfused(e, in, data, out, want, why) == BCAST_OK);
             CHECK(bcast_test::mismatch(dt, run_fused(e, in, data, out, Bytes(want.size(), 0)), want) == "");
-            // In place on x.
-            Bytes x_and_out = data[0];
-            std::vector<const void*> pointers;
-            for (const Bytes& d : data) pointers.push_back(d.data());
-            pointers[0] = x_and_out.data();
-            exec::check_buffers(fuse::buffer_layout(p), pointers.data(), x_and_out.data());
-            fuse::run(p, pointers.data(), x_and_out.data());
-            CHECK(bcast_test::mismatch(dt, x_and_out, want) == "");
+            CHECK(bcast_test::mismatch(dt, run_in_place_on_x(p, data), want) == "");
         }
     }
     CHECK(combinations == 576);
