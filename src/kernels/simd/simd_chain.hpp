@@ -102,18 +102,19 @@ struct ChainRun {
         }
     }
 
-    // The ops by op_index().
+    // The chain ops, in the order of Operand::code.
     using Ops = std::tuple<ops::Add, ops::Sub, ops::Mul, ops::Div, ops::Max, ops::Min>;
+    template <unsigned Index>
+    using OpAt = std::tuple_element_t<Index, Ops>;
 
+    template <std::size_t... I>
+    static unsigned op_index(bcast_opcode op, std::index_sequence<I...>) {
+        unsigned index = 0;
+        (void)((OpAt<I>::kOp == op ? (index = I, true) : false) || ...);
+        return index;
+    }
     static unsigned op_index(bcast_opcode op) {
-        switch (op) {
-            case BCAST_OP_ADD: return 0;
-            case BCAST_OP_SUB: return 1;
-            case BCAST_OP_MUL: return 2;
-            case BCAST_OP_DIV: return 3;
-            case BCAST_OP_MAX: return 4;
-            default: return 5;  // MIN
-        }
+        return op_index(op, std::make_index_sequence<std::tuple_size_v<Ops>>{});
     }
 
     // Steps i, i + S, ... (N of them) of the chain into acc; inlined so
@@ -123,18 +124,19 @@ struct ChainRun {
         take(first, i, acc);
         for (std::size_t k = 0; k < chain->num_links; ++k) {
             const Operand& o = operand[k];
-#define BCAST_CHAIN_CASES(index, Op)                                          \
-    case index * 4 + 0: apply<Op, false, false>(acc, o, i); break;            \
-    case index * 4 + 1: apply<Op, false, true>(acc, o, i); break;             \
-    case index * 4 + 2: apply<Op, true, false>(acc, o, i); break;             \
-    case index * 4 + 3: apply<Op, true, true>(acc, o, i); break;
+#define BCAST_CHAIN_CASES(index)                                                   \
+    case index * 4 + 0: apply<OpAt<index>, false, false>(acc, o, i); break;         \
+    case index * 4 + 1: apply<OpAt<index>, false, true>(acc, o, i); break;          \
+    case index * 4 + 2: apply<OpAt<index>, true, false>(acc, o, i); break;          \
+    case index * 4 + 3: apply<OpAt<index>, true, true>(acc, o, i); break;
+            static_assert(std::tuple_size_v<Ops> == 6, "a case per op");
             switch (o.code) {
-                BCAST_CHAIN_CASES(0, ops::Add)
-                BCAST_CHAIN_CASES(1, ops::Sub)
-                BCAST_CHAIN_CASES(2, ops::Mul)
-                BCAST_CHAIN_CASES(3, ops::Div)
-                BCAST_CHAIN_CASES(4, ops::Max)
-                default: BCAST_CHAIN_CASES(5, ops::Min)
+                BCAST_CHAIN_CASES(0)
+                BCAST_CHAIN_CASES(1)
+                BCAST_CHAIN_CASES(2)
+                BCAST_CHAIN_CASES(3)
+                BCAST_CHAIN_CASES(4)
+                default: BCAST_CHAIN_CASES(5)
             }
 #undef BCAST_CHAIN_CASES
         }
@@ -175,30 +177,45 @@ struct ChainRun {
     // Streamed body steps of a chain of two links, with both links' op
     // and leaf kind (Operand::code) compiled in: bias + ReLU, scale +
     // shift. The generic loop's two op choices per U steps cost
-    // x * scale + shift 2-4% against MUL alone; this loop, 512 bytes of
-    // steps per iteration and no prefetch (as tight as a single op's, it
-    // keeps enough loads in flight), runs 1% faster than MUL
-    // (docs/fusion.md). Runs steps [i, end) while P of them fit and
+    // x * scale + shift 2-4% against MUL alone; this loop, eight steps per
+    // iteration (512 bytes on AVX-512) and no prefetch (as tight as a
+    // single op's, it keeps enough loads in flight), runs 1% faster than
+    // MUL (docs/fusion.md). Runs steps [i, end) while P of them fit and
     // returns where it stopped.
     static constexpr std::size_t P = std::min<std::size_t>(8, 512 / (S * sizeof(T)));
-    using PairLoop = std::size_t (*)(const ChainRun& run, std::size_t i, std::size_t end, T* out);
-    // f32 only: 12 x 24 loops per ISA (link 0 never has acc_is_y), about
-    // 250 KB; f64 chains take the generic loop.
+    using PairLoop = std::size_t (*)(const ChainRun& self, std::size_t i, std::size_t end, T* out);
+    // f32 only: 18 x 24 loops per ISA, about 200 KB of code; f64 chains
+    // take the generic loop.
     static constexpr bool kPairLoops = std::is_same_v<T, float>;
     static constexpr unsigned kCodes = 4 * std::tuple_size_v<Ops>;
-    static constexpr unsigned kFirstCodes = kCodes / 2;  // acc_is_y clear
     PairLoop pair_loop = nullptr;  // set by chain() for streamed chains it fits
 
     template <unsigned Code, std::size_t N>
     [[gnu::always_inline]] static void apply_code(V (&acc)[N], const Operand& o, std::size_t i) {
-        apply<std::tuple_element_t<Code / 4, Ops>, (Code & 2) != 0, (Code & 1) != 0>(acc, o, i);
+        apply<OpAt<Code / 4>, (Code & 2) != 0, (Code & 1) != 0>(acc, o, i);
+    }
+
+    // Link 0 never has acc_is_y (kernel_table.hpp). Its code here does for
+    // a chain that starts from one value, s op x: x becomes the
+    // accumulator and s the leaf applied from the left (same operands,
+    // same order). So link 0 takes three forms per op: leaf loaded, leaf
+    // one value, one value op x; first_index() numbers them.
+    static constexpr unsigned kFirstForms = 3;
+    static constexpr unsigned first_index(unsigned code) {
+        return code / 4 * kFirstForms + ((code & 3) == 3 ? 2 : (code & 1));
+    }
+    static constexpr unsigned first_code(unsigned index) {
+        return index / kFirstForms * 4 + (index % kFirstForms == 2 ? 3 : index % kFirstForms);
     }
 
     template <unsigned Code0, unsigned Code1>
-    static std::size_t pair_steps(const ChainRun& run, std::size_t i, std::size_t end, T* out) {
-        // Copies: the streaming stores may alias run's members, not these.
-        const Operand a = run.operand[0], b = run.operand[1];
-        const T* const x = run.first.p;
+    static std::size_t pair_steps(const ChainRun& self, std::size_t i, std::size_t end, T* out) {
+        constexpr bool kFromValue = (Code0 & 2) != 0;  // s op x
+        // Copies: the compiler cannot tell the streaming stores from
+        // writes to self's members, and would read those again.
+        const Operand a = kFromValue ? self.first : self.operand[0];
+        const Operand b = self.operand[1];
+        const T* const x = kFromValue ? self.operand[0].p : self.first.p;
         for (; i + P * S <= end; i += P * S) {
             V acc[P];
             for (std::size_t u = 0; u < P; ++u) acc[u] = Codec::load(x + i + u * S);
@@ -209,24 +226,21 @@ struct ChainRun {
         return i;
     }
 
-    // Link 0's code without acc_is_y: op * 2 + scalar, and back.
-    static constexpr unsigned first_index(unsigned code) { return code / 4 * 2 + (code & 1); }
-    static constexpr unsigned first_code(unsigned index) { return index / 2 * 4 + index % 2; }
-
     template <std::size_t... Pair>
     static constexpr std::array<PairLoop, sizeof...(Pair)> pair_loops(std::index_sequence<Pair...>) {
         return {{&pair_steps<first_code(Pair / kCodes), Pair % kCodes>...}};
     }
 
-    // The pair loop for this chain, if one fits: two links, x read from
-    // memory (a chain that starts from one value takes the generic loop).
+    // The pair loop for this chain, if one fits: two links, one of link
+    // 0's operands read from memory.
     PairLoop pair_loop_for() const {
         if constexpr (kPairLoops) {
-            static constexpr auto loops = pair_loops(std::make_index_sequence<kFirstCodes * kCodes>{});
-            const unsigned code0 = operand[0].code;
-            if (chain->num_links == 2 && !first.scalar && (code0 & 2) == 0) {
-                return loops[first_index(code0) * kCodes + operand[1].code];
-            }
+            constexpr std::size_t kLoops = kFirstForms * std::tuple_size_v<Ops> * kCodes;
+            static constexpr auto loops = pair_loops(std::make_index_sequence<kLoops>{});
+            if (chain->num_links != 2 || (operand[0].code & 2) != 0) return nullptr;
+            const unsigned code0 = operand[0].code, code1 = operand[1].code;
+            if (!first.scalar) return loops[first_index(code0) * kCodes + code1];
+            if (!operand[0].scalar) return loops[first_index(code0 | 3) * kCodes + code1];
         }
         return nullptr;
     }
@@ -234,8 +248,8 @@ struct ChainRun {
     // Whole steps [i, end).
     template <bool NT>
     void steps(std::size_t i, std::size_t end, T* out) const {
-        if constexpr (NT) {
-            if (pair_loop != nullptr) i = pair_loop(*this, i, end, out);
+        if constexpr (NT && kPairLoops) {
+            if (pair_loop != nullptr && i + P * S <= end) i = pair_loop(*this, i, end, out);
         }
         for (; i + U * S <= end; i += U * S) {
             if constexpr (NT) prefetch(i);
