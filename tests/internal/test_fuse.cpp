@@ -484,7 +484,8 @@ TEST_CASE("streamed two-link chains write what their ops write, for every op, or
     // read from memory or one value per line). The chain kernels have a
     // loop compiled for each pair of forms they take (simd_chain.hpp,
     // PairLoop): link 0 as x op leaf, leaf op x with the leaf read from
-    // memory (the planner swaps the two), and s op x with s one value.
+    // memory (the planner makes the leaf the chain's first operand), and
+    // s op x with s one value.
     const StreamThresholdRestore restore{};
     kernels::set_stream_threshold_bytes_for_testing(1);
     std::mt19937_64 rng(20261128);
@@ -518,6 +519,15 @@ TEST_CASE("streamed two-link chains write what their ops write, for every op, or
             }
             std::vector<Bytes> data;
             for (const Layout& l : in) data.push_back(bcast_test::random_elems(dt, l.elements, rng));
+            // Zeros of both signs in x and, every other pair, in the
+            // one-value leaves: MAX and MIN then pick by operand order
+            // (max(-0, +0) is its x).
+            for (std::size_t v = 0; v < data.size(); ++v) {
+                const bool zeros = v == 0 || ((link0 + link1) % 2 == 0 && element_count(in[v].shape) <= 3);
+                for (std::size_t k = 0; zeros && k < in[v].elements; k += v == 0 ? 5 : 1) {
+                    bcast_test::put(data[v], k, k % 2 ? -0.0f : 0.0f);
+                }
+            }
             const Layout out = contiguous(full);
             std::vector<Shape> shapes;
             for (const Layout& l : in) shapes.push_back(l.shape);

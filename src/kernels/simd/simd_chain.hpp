@@ -106,6 +106,14 @@ struct ChainRun {
     using Ops = std::tuple<ops::Add, ops::Sub, ops::Mul, ops::Div, ops::Max, ops::Min>;
     template <unsigned Index>
     using OpAt = std::tuple_element_t<Index, Ops>;
+    template <std::size_t... I>
+    static constexpr bool are_chain_ops(std::index_sequence<I...>) {
+        unsigned admitted = 0;  // opcodes chain_op() admits
+        for (unsigned op = 0; op < 256; ++op) admitted += chain_op(static_cast<bcast_opcode>(op)) ? 1 : 0;
+        return admitted == sizeof...(I) && (chain_op(OpAt<I>::kOp) && ...);
+    }
+    static_assert(are_chain_ops(std::make_index_sequence<std::tuple_size_v<Ops>>{}),
+                  "Ops are the ops chain_op() admits");
 
     template <std::size_t... I>
     static unsigned op_index(bcast_opcode op, std::index_sequence<I...>) {
