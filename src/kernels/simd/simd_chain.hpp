@@ -125,6 +125,13 @@ struct ChainRun {
         return op_index(op, std::make_index_sequence<std::tuple_size_v<Ops>>{});
     }
 
+    // apply() for an Operand::code known at compile time: the one place
+    // that reads the code's fields, for eval and the pair loops alike.
+    template <unsigned Code, std::size_t N>
+    [[gnu::always_inline]] static void apply_code(V (&acc)[N], const Operand& o, std::size_t i) {
+        apply<OpAt<Code / 4>, (Code & 2) != 0, (Code & 1) != 0>(acc, o, i);
+    }
+
     // Steps i, i + S, ... (N of them) of the chain into acc; inlined so
     // that acc stays in registers.
     template <std::size_t N>
@@ -132,11 +139,11 @@ struct ChainRun {
         take(first, i, acc);
         for (std::size_t k = 0; k < chain->num_links; ++k) {
             const Operand& o = operand[k];
-#define BCAST_CHAIN_CASES(index)                                                   \
-    case index * 4 + 0: apply<OpAt<index>, false, false>(acc, o, i); break;         \
-    case index * 4 + 1: apply<OpAt<index>, false, true>(acc, o, i); break;          \
-    case index * 4 + 2: apply<OpAt<index>, true, false>(acc, o, i); break;          \
-    case index * 4 + 3: apply<OpAt<index>, true, true>(acc, o, i); break;
+#define BCAST_CHAIN_CASES(index)                                     \
+    case index * 4 + 0: apply_code<index * 4 + 0>(acc, o, i); break; \
+    case index * 4 + 1: apply_code<index * 4 + 1>(acc, o, i); break; \
+    case index * 4 + 2: apply_code<index * 4 + 2>(acc, o, i); break; \
+    case index * 4 + 3: apply_code<index * 4 + 3>(acc, o, i); break;
             static_assert(std::tuple_size_v<Ops> == 6, "a case per op");
             switch (o.code) {
                 BCAST_CHAIN_CASES(0)
@@ -197,11 +204,6 @@ struct ChainRun {
     static constexpr bool kPairLoops = std::is_same_v<T, float>;
     static constexpr unsigned kCodes = 4 * std::tuple_size_v<Ops>;
     PairLoop pair_loop = nullptr;  // set by chain() for streamed chains it fits
-
-    template <unsigned Code, std::size_t N>
-    [[gnu::always_inline]] static void apply_code(V (&acc)[N], const Operand& o, std::size_t i) {
-        apply<OpAt<Code / 4>, (Code & 2) != 0, (Code & 1) != 0>(acc, o, i);
-    }
 
     // Link 0 never has acc_is_y (kernel_table.hpp). Its code here does for
     // a chain that starts from one value, s op x: x becomes the
