@@ -1,11 +1,14 @@
-// What the opaque handles of the C API hold.
+// What the opaque handles of the C API hold, and the calls every planned
+// handle (bcast_op, bcast_expr) answers alike: one body each, whatever the
+// handle (handles/planned.hpp on the C++ side).
 #pragma once
 
 #include "core/error.hpp"
 #include "core/shape.hpp"
 #include "exec/pool.hpp"
-#include "fuse/fused_operator.hpp"
-#include "op/operator.hpp"
+#include "guard.hpp"
+#include "handles/fused_operator.hpp"
+#include "handles/operator.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -13,6 +16,8 @@
 
 struct bcast_op {
     bcast::Operator impl;
+    static constexpr const char* kName = "op";
+    static constexpr const char* kDescribeOom = "out of memory while describing the op";
 };
 
 struct bcast_pool {
@@ -20,37 +25,73 @@ struct bcast_pool {
 };
 
 struct bcast_expr {
-    bcast::fuse::FusedOperator impl;
+    bcast::FusedOperator impl;
+    static constexpr const char* kName = "expr";
+    static constexpr const char* kDescribeOom = "out of memory while describing the expression";
 };
 
 namespace bcast::capi {
 
-// The op of a call (const or not), or INVALID_ARGUMENT for NULL.
-template <class Op>
-Op* checked(Op* op) {
-    if (!op) fail(BCAST_ERROR_INVALID_ARGUMENT, "op is NULL");
-    return op;
+// The handle's object (const or not), or INVALID_ARGUMENT for NULL ("op is
+// NULL", "expr is NULL").
+template <class Handle>
+auto& checked(Handle* handle) {
+    if (!handle) fail(BCAST_ERROR_INVALID_ARGUMENT, std::string(Handle::kName) + " is NULL");
+    return handle->impl;
 }
 
-// bcast_op_output_shape and bcast_expr_output_shape: a planned output shape
+// bcast_op_output_shape, bcast_expr_output_shape: the planned output shape
 // into the caller's (capacity, rank, dims).
-inline void write_output_shape(const Shape& out, size_t capacity, size_t* rank, int64_t* dims) {
-    if (!rank) fail(BCAST_ERROR_INVALID_ARGUMENT, "rank is NULL");
-    if (out.rank > capacity) {
-        fail(BCAST_ERROR_INVALID_ARGUMENT, "capacity " + std::to_string(capacity) +
-                                               " is below the output rank " +
-                                               std::to_string(out.rank));
-    }
-    if (!dims && out.rank > 0) fail(BCAST_ERROR_INVALID_ARGUMENT, "dims is NULL");
-    std::copy(out.dims.begin(), out.dims.begin() + static_cast<std::ptrdiff_t>(out.rank), dims);
-    *rank = out.rank;
+template <class Handle>
+bcast_status output_shape(const Handle* handle, size_t capacity, size_t* rank, int64_t* dims) {
+    return guarded([&] {
+        const Shape& out = checked(handle).planned().out;
+        if (!rank) fail(BCAST_ERROR_INVALID_ARGUMENT, "rank is NULL");
+        if (out.rank > capacity) {
+            fail(BCAST_ERROR_INVALID_ARGUMENT, "capacity " + std::to_string(capacity) +
+                                                   " is below the output rank " +
+                                                   std::to_string(out.rank));
+        }
+        if (!dims && out.rank > 0) fail(BCAST_ERROR_INVALID_ARGUMENT, "dims is NULL");
+        std::copy(out.dims.begin(), out.dims.begin() + static_cast<std::ptrdiff_t>(out.rank), dims);
+        *rank = out.rank;
+    });
 }
 
-// The same for an expression.
-template <class Expr>
-Expr* checked_expr(Expr* expr) {
-    if (!expr) fail(BCAST_ERROR_INVALID_ARGUMENT, "expr is NULL");
-    return expr;
+template <class Handle>
+bcast_status execute(const Handle* handle, const void* const* inputs, void* output) {
+    return guarded([&] { checked(handle).execute(inputs, output); });
+}
+
+template <class Handle>
+bcast_status task_count(const Handle* handle, size_t max_tasks, size_t* count) {
+    return guarded([&] {
+        if (!count) fail(BCAST_ERROR_INVALID_ARGUMENT, "count is NULL");
+        *count = checked(handle).task_count(max_tasks);
+    });
+}
+
+template <class Handle>
+bcast_status execute_task(const Handle* handle, const void* const* inputs, void* output,
+                          size_t task, size_t count) {
+    return guarded([&] { checked(handle).execute_task(inputs, output, task, count); });
+}
+
+// pool NULL: a plain execute.
+template <class Handle>
+bcast_status execute_pool(const Handle* handle, const void* const* inputs, void* output,
+                          bcast_pool* pool) {
+    return guarded([&] {
+        if (!pool) checked(handle).execute(inputs, output);
+        else checked(handle).execute_on(pool->impl, inputs, output);
+    });
+}
+
+// NULL: 0.
+template <class Handle>
+size_t describe(const Handle* handle, char* buf, size_t size) {
+    if (!handle) return 0;
+    return describe_into([&] { return handle->impl.describe(); }, buf, size, Handle::kDescribeOom);
 }
 
 }  // namespace bcast::capi

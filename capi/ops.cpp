@@ -4,12 +4,9 @@
 #include "core/op_info.hpp"
 #include "handles.hpp"
 
-namespace {
-
 using bcast::fail;
 using bcast::capi::checked;
-
-}  // namespace
+using bcast::capi::guarded;
 
 extern "C" {
 
@@ -20,28 +17,27 @@ int32_t bcast_op_supports(bcast_opcode opcode, bcast_dtype dtype) noexcept {
 }
 
 bcast_status bcast_op_create(bcast_opcode opcode, bcast_dtype dtype, bcast_op** out) noexcept {
-    return bcast::capi::guarded([&] {
+    return guarded([&] {
         if (!out) fail(BCAST_ERROR_INVALID_ARGUMENT, "out is NULL");
         *out = new bcast_op{bcast::Operator(opcode, dtype)};
     });
 }
 
 bcast_status bcast_op_set_param(bcast_op* op, bcast_param param, int64_t value) noexcept {
-    return bcast::capi::guarded([&] { checked(op)->impl.set_param(param, value); });
+    return guarded([&] { checked(op).set_param(param, value); });
 }
 
 bcast_status bcast_op_get_param(const bcast_op* op, bcast_param param, int64_t* value) noexcept {
-    return bcast::capi::guarded([&] {
+    return guarded([&] {
         if (!value) fail(BCAST_ERROR_INVALID_ARGUMENT, "value is NULL");
-        *value = checked(op)->impl.get_param(param);
+        *value = checked(op).get_param(param);
     });
 }
 
 bcast_status bcast_op_plan(bcast_op* op, size_t num_inputs, const size_t* ranks,
                            const int64_t* const* dims, const int64_t* const* strides,
                            const int64_t* out_strides) noexcept {
-    return bcast::capi::guarded(
-        [&] { checked(op)->impl.plan(num_inputs, ranks, dims, strides, out_strides); });
+    return guarded([&] { checked(op).plan(num_inputs, ranks, dims, strides, out_strides); });
 }
 
 bcast_status bcast_op_plan_to(bcast_op* op, size_t num_inputs, const size_t* ranks,
@@ -49,28 +45,24 @@ bcast_status bcast_op_plan_to(bcast_op* op, size_t num_inputs, const size_t* ran
                               size_t target_rank, const int64_t* target_dims,
                               const int64_t* axes_mapping, size_t axes_count,
                               const int64_t* out_strides) noexcept {
-    return bcast::capi::guarded([&] {
-        checked(op)->impl.plan_to(num_inputs, ranks, dims, strides, target_rank, target_dims,
-                                  axes_mapping, axes_count, out_strides);
+    return guarded([&] {
+        checked(op).plan_to(num_inputs, ranks, dims, strides, target_rank, target_dims,
+                            axes_mapping, axes_count, out_strides);
     });
 }
 
 bcast_status bcast_op_output_shape(const bcast_op* op, size_t capacity, size_t* rank,
                                    int64_t* dims) noexcept {
-    return bcast::capi::guarded([&] {
-        bcast::capi::write_output_shape(checked(op)->impl.planned().out, capacity, rank, dims);
-    });
+    return bcast::capi::output_shape(op, capacity, rank, dims);
 }
 
 bcast_status bcast_op_execute(const bcast_op* op, const void* const* inputs,
                               void* output) noexcept {
-    return bcast::capi::guarded([&] { checked(op)->impl.execute(inputs, output); });
+    return bcast::capi::execute(op, inputs, output);
 }
 
 size_t bcast_op_describe(const bcast_op* op, char* buf, size_t size) noexcept {
-    if (!op) return 0;
-    return bcast::capi::describe_into([&] { return op->impl.describe(); }, buf, size,
-                                         "out of memory while describing the op");
+    return bcast::capi::describe(op, buf, size);
 }
 
 void bcast_op_destroy(bcast_op* op) noexcept { delete op; }

@@ -1,32 +1,23 @@
 // Parallel execution: tasks on the caller's threads, and bcast's own pool.
 #include "guard.hpp"
-
 #include "handles.hpp"
 
-namespace {
-
 using bcast::fail;
-using bcast::capi::checked;
-
-}  // namespace
+using bcast::capi::guarded;
 
 extern "C" {
 
 bcast_status bcast_op_task_count(const bcast_op* op, size_t max_tasks, size_t* count) noexcept {
-    return bcast::capi::guarded([&] {
-        if (!count) fail(BCAST_ERROR_INVALID_ARGUMENT, "count is NULL");
-        *count = checked(op)->impl.task_count(max_tasks);
-    });
+    return bcast::capi::task_count(op, max_tasks, count);
 }
 
 bcast_status bcast_op_execute_task(const bcast_op* op, const void* const* inputs, void* output,
                                    size_t task, size_t count) noexcept {
-    return bcast::capi::guarded(
-        [&] { checked(op)->impl.execute_task(inputs, output, task, count); });
+    return bcast::capi::execute_task(op, inputs, output, task, count);
 }
 
 bcast_status bcast_pool_create(size_t threads, bcast_pool** out) noexcept {
-    return bcast::capi::guarded([&] {
+    return guarded([&] {
         if (!out) fail(BCAST_ERROR_INVALID_ARGUMENT, "out is NULL");
         const size_t n = threads == 0 ? bcast::exec::Pool::available_cpus() : threads;
         *out = new bcast_pool{bcast::exec::Pool(n)};
@@ -44,13 +35,7 @@ void bcast_pool_destroy(bcast_pool* pool) noexcept {
 
 bcast_status bcast_op_execute_pool(const bcast_op* op, const void* const* inputs, void* output,
                                    bcast_pool* pool) noexcept {
-    return bcast::capi::guarded([&] {
-        if (!pool) {
-            checked(op)->impl.execute(inputs, output);
-        } else {
-            checked(op)->impl.execute_on(pool->impl, inputs, output);
-        }
-    });
+    return bcast::capi::execute_pool(op, inputs, output, pool);
 }
 
 }  // extern "C"

@@ -1,6 +1,7 @@
 #include "exec/execute.hpp"
 
 #include "core/error.hpp"
+#include "exec/walk.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -56,17 +57,8 @@ void check_in_address_space(std::uintptr_t addr, int64_t lo, int64_t hi, std::si
              std::to_string(hi - 1) + " from the pointer, outside the address space");
 }
 
-}  // namespace
-
-void call_rows(const plan::Plan& p, char* const* ptr, std::size_t rows, bool stream) noexcept {
-    const plan::Loop& row = p.nest.loops[p.outer_loops];
-    const auto n = static_cast<std::size_t>(p.inner_count);
-    const kernels::OpKernels& k = p.kernels;
-    const kernels::Binary2dFn fn =
-        p.kind == InnerKind::VV ? k.vv2d : p.kind == InnerKind::VS ? k.vs2d : k.sv2d;
-    fn(rows, n, ptr[0], row.stride[0], ptr[1], row.stride[1], ptr[2], row.stride[2], stream);
-}
-
+// The kernels over elements [0, n) of a call at ptr (a rows plan: part of
+// one row); over `rows` whole rows of a rows plan.
 void call_run(const plan::Plan& p, char* const* ptr, std::size_t n, bool stream) noexcept {
     const std::size_t out = p.num_inputs;
     const kernels::OpKernels& k = p.kernels;
@@ -96,18 +88,57 @@ void call_run(const plan::Plan& p, char* const* ptr, std::size_t n, bool stream)
     }
 }
 
-namespace {
-
-// One whole call of the plan's inner kernel at ptr.
-void call_inner(const plan::Plan& p, char* const* ptr) {
-    if (p.rows > 0) call_rows(p, ptr, static_cast<std::size_t>(p.rows), p.stream);
-    else call_run(p, ptr, static_cast<std::size_t>(p.inner_count), p.stream);
+void call_rows(const plan::Plan& p, char* const* ptr, std::size_t rows, bool stream) noexcept {
+    const plan::Loop& row = p.nest.loops[p.outer_loops];
+    const auto n = static_cast<std::size_t>(p.inner_count);
+    const kernels::OpKernels& k = p.kernels;
+    const kernels::Binary2dFn fn =
+        p.kind == InnerKind::VV ? k.vv2d : p.kind == InnerKind::VS ? k.vs2d : k.sv2d;
+    fn(rows, n, ptr[0], row.stride[0], ptr[1], row.stride[1], ptr[2], row.stride[2], stream);
 }
+
+// The walk's line runner: a whole call through the plan's kernel, a part
+// of one (a task's range) as the same kernels over the part.
+struct OpRunner {
+    const plan::Plan& p;
+    bool stream;
+
+    void operator()(char* const* ptr, uint64_t off, uint64_t len) const noexcept {
+        if (p.rows > 0) {
+            if (off == 0 && len == p.call_elems) {
+                call_rows(p, ptr, static_cast<std::size_t>(p.rows), stream);
+                return;
+            }
+            split_rows(
+                p, ptr, off, len, static_cast<uint64_t>(p.inner_count), p.outer_loops,
+                [&](char* const* q, uint64_t m) { call_run(p, q, m, stream); },
+                [&](char* const* q, uint64_t rows) { call_rows(p, q, rows, stream); });
+            return;
+        }
+        if (off == 0) {
+            call_run(p, ptr, len, stream);
+            return;
+        }
+        // Periodic: the full operand and the output run on, the pattern
+        // restarts (off is a whole number of periods).
+        const std::size_t out = p.num_inputs;
+        const std::size_t inner = p.nest.num_loops - 1;
+        const bool periodic = p.kind == InnerKind::PeriodicX || p.kind == InnerKind::PeriodicY;
+        const std::size_t pattern = p.kind == InnerKind::PeriodicX ? 0 : 1;
+        char* q[kMaxOperands];
+        for (std::size_t o = 0; o <= out; ++o) {
+            int64_t step = p.byte_stride[inner][o];
+            if (periodic) step = o == pattern ? 0 : static_cast<int64_t>(p.elem_size[o]);
+            q[o] = ptr[o] + static_cast<int64_t>(off) * step;
+        }
+        call_run(p, q, len, stream);
+    }
+};
 
 }  // namespace
 
-void check_buffers(const BufferLayout& b, const void* const* inputs, const void* output) {
-    if (b.empty) return;
+void check_buffers(const plan::Layout& b, const void* const* inputs, const void* output) {
+    if (b.nest.empty) return;
     if (!output) fail(BCAST_ERROR_INVALID_ARGUMENT, "output pointer is NULL");
     if (!inputs) fail(BCAST_ERROR_INVALID_ARGUMENT, "inputs array is NULL");
     const std::size_t out = b.num_inputs;
@@ -133,31 +164,16 @@ void check_buffers(const BufferLayout& b, const void* const* inputs, const void*
     }
 }
 
-void check_buffers(const plan::Plan& p, const void* const* inputs, const void* output) {
-    const BufferLayout layout{p.num_inputs,   p.kind == InnerKind::Empty, p.input_order.data(),
-                              p.elem_size.data(), p.lo_byte.data(),          p.hi_byte.data(),
-                              p.same_layout_as_output.data()};
-    check_buffers(layout, inputs, output);
-}
-
-void operand_pointers(const plan::Plan& p, const void* const* inputs, void* output,
-                      char** ptr) noexcept {
-    for (std::size_t k = 0; k < p.num_inputs; ++k) {
-        ptr[k] = static_cast<char*>(const_cast<void*>(inputs[p.input_order[k]]));
-    }
-    ptr[p.num_inputs] = static_cast<char*>(output);
-}
-
 void run(const plan::Plan& p, const void* const* inputs, void* output) noexcept {
-    if (p.kind == InnerKind::Empty) return;
-    char* ptr[kMaxOperands];
-    operand_pointers(p, inputs, output, ptr);
-    // Odometer over the outer loops, innermost outer loop fastest.
-    int64_t index[kMaxRank];  // only the first outer_loops: zeroing all 32 costs a rep stos
-    std::fill(index, index + p.outer_loops, int64_t{0});
-    do {
-        call_inner(p, ptr);
-    } while (next_call(p, index, ptr));
+    if (p.total_elems == 0) return;
+    OpRunner runner{p, p.stream};
+    walk(p, inputs, output, 0, p.total_elems, runner);
+}
+
+void run_range(const plan::Plan& p, const void* const* inputs, void* output, uint64_t begin,
+               uint64_t end, bool stream) noexcept {
+    OpRunner runner{p, stream};
+    walk(p, inputs, output, begin, end, runner);
 }
 
 }  // namespace bcast::exec

@@ -8,14 +8,6 @@
 namespace bcast::plan {
 namespace {
 
-std::string operands_json(const Plan& p) {
-    std::string s = "[";
-    for (std::size_t k = 0; k < p.num_inputs; ++k) {
-        s += "\"input" + std::to_string(p.input_order[k]) + "\",";
-    }
-    return s + "\"output\"]";
-}
-
 // Only where the kernels compute another op on the operands as listed
 // (RSUB as SUB, LESS as GREATER with x and y exchanged).
 std::string kernel_op_json(const Plan& p) {
@@ -25,10 +17,7 @@ std::string kernel_op_json(const Plan& p) {
 }
 
 std::string plan_fields(const Plan& p) {
-    std::string s = ",\"planned\":true,\"isa\":" + quoted(p.isa) +
-                    ",\"output_shape\":" + json_list(p.out.dims.data(), p.out.rank) +
-                    ",\"operands\":" + operands_json(p) + ",\"loops\":" + loops_json(p.nest, p.num_inputs + 1) +
-                    ",\"kernel\":" + quoted(inner_kind_name(p.kind, p.num_inputs)) +
+    std::string s = layout_json(p) + ",\"kernel\":" + quoted(inner_kind_name(p.kind, p.num_inputs)) +
                     kernel_op_json(p) +
                     ",\"elements_per_call\":" + std::to_string(p.inner_count) +
                     ",\"streaming_stores\":" + (p.stream ? "true" : "false");

@@ -1,8 +1,9 @@
-// The small JSON pieces that describe outputs share (plan/describe.cpp,
-// fuse/describe.cpp). Names and numbers only: nothing here needs escaping.
+// The JSON pieces that every plan's description shares (describe.cpp,
+// describe_expression.cpp). Names and numbers only: nothing here needs
+// escaping.
 #pragma once
 
-#include "plan/loop_nest.hpp"
+#include "plan/layout.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -31,6 +32,20 @@ inline std::string loops_json(const LoopNest& nest, std::size_t num_operands) {
              ",\"strides\":" + json_list(loop.stride.data(), num_operands) + "}";
     }
     return s + "]";
+}
+
+// What every planned description starts with: ,"planned":true and the
+// layout (isa, output shape, the kernel operands as users name them, the
+// loops).
+inline std::string layout_json(const Layout& l) {
+    std::string operands = "[";
+    for (std::size_t k = 0; k < l.num_inputs; ++k) {
+        operands += "\"input" + std::to_string(l.input_order[k]) + "\",";
+    }
+    operands += "\"output\"]";
+    return ",\"planned\":true,\"isa\":" + quoted(l.isa) +
+           ",\"output_shape\":" + json_list(l.out.dims.data(), l.out.rank) +
+           ",\"operands\":" + operands + ",\"loops\":" + loops_json(l.nest, l.num_inputs + 1);
 }
 
 }  // namespace bcast::plan

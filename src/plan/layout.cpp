@@ -2,6 +2,7 @@
 
 #include "core/checked.hpp"
 #include "core/error.hpp"
+#include "kernels/simd/stream_threshold.hpp"
 
 #include <algorithm>
 #include <string>
@@ -10,7 +11,6 @@
 
 namespace bcast::plan {
 
-// Row-major element strides for a shape.
 std::array<int64_t, kMaxRank> contiguous_strides(const Shape& s) {
     std::array<int64_t, kMaxRank> st{};
     int64_t step = 1;
@@ -20,6 +20,8 @@ std::array<int64_t, kMaxRank> contiguous_strides(const Shape& s) {
     }
     return st;
 }
+
+namespace {
 
 // Input strides laid along the output axes: broadcast axes get stride 0.
 void align_input(const Shape& in, const int64_t* user_strides, const rules::Placement& place,
@@ -97,6 +99,8 @@ bool same_layout(const Shape& out, const AlignedStrides& aligned, std::size_t a,
     return true;
 }
 
+// What operands [0, count) touch together, each its [lo, hi) once: the
+// bytes the streaming decision weighs. Saturating: any sum that large streams.
 uint64_t touched_bytes(const int64_t* lo, const int64_t* hi, std::size_t count) {
     uint64_t touched = 0;
     for (std::size_t o = 0; o < count; ++o) {
@@ -105,6 +109,77 @@ uint64_t touched_bytes(const int64_t* lo, const int64_t* hi, std::size_t count) 
         touched = bytes > UINT64_MAX - touched ? UINT64_MAX : touched + bytes;
     }
     return touched;
+}
+
+}  // namespace
+
+void lay_out(Layout& l, const Read* reads, std::size_t n, const int64_t* out_strides,
+             std::size_t out_elem_size) {
+    const std::size_t out = n;
+    l.num_inputs = n;
+    for (std::size_t k = 0; k < n; ++k) {
+        l.input_order[k] = reads[k].input;
+        l.elem_size[k] = reads[k].elem_size;
+    }
+    l.elem_size[out] = out_elem_size;
+    l.nest = LoopNest{};
+    l.nest.num_operands = out + 1;
+    if (element_count(l.out) == 0) {
+        // Nothing is touched: no stride or offset is needed, however large
+        // the other extents (e.g. (INT64_MAX, 0)).
+        l.nest.empty = true;
+        return;
+    }
+    AlignedStrides aligned;
+    aligned.num_operands = out + 1;
+    for (std::size_t k = 0; k < n; ++k) {
+        align_input(*reads[k].shape, reads[k].strides, reads[k].placement, l.out, k, aligned);
+    }
+    align_output(l.out, out_strides, out, aligned);
+    for (std::size_t o = 0; o <= out; ++o) {
+        byte_range(l.out, aligned, o, l.elem_size[o], l.lo_byte[o], l.hi_byte[o]);
+    }
+    check_output_does_not_self_overlap(l.out, aligned, out);
+    // In place only where every read of the input has the output's layout.
+    std::array<bool, kMaxInputs> read{};
+    l.same_layout_as_output.fill(true);
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t user = l.input_order[k];
+        read[user] = true;
+        l.same_layout_as_output[user] = l.same_layout_as_output[user] &&
+                                        l.elem_size[k] == l.elem_size[out] &&
+                                        same_layout(l.out, aligned, k, out);
+    }
+    for (std::size_t i = 0; i < kMaxInputs; ++i) l.same_layout_as_output[i] &= read[i];
+
+    l.nest = coalesce(l.out, aligned);
+    for (std::size_t loop = 0; loop < l.nest.num_loops; ++loop) {
+        for (std::size_t o = 0; o <= out; ++o) {
+            l.byte_stride[loop][o] = checked_mul(l.nest.loops[loop].stride[o],
+                                                 static_cast<int64_t>(l.elem_size[o]), "byte stride");
+        }
+    }
+    // Every operand's touched bytes once (a broadcast input counts its own
+    // size): what the plan moves through the cache.
+    const uint64_t touched = touched_bytes(l.lo_byte.data(), l.hi_byte.data(), out + 1);
+    l.stream = touched >= kernels::stream_threshold_bytes();
+    l.stream_split = touched >= kernels::split_stream_threshold_bytes();
+}
+
+void set_walk(Layout& l, std::size_t outer_loops, uint64_t task_period, uint64_t work_per_elem) {
+    l.outer_loops = outer_loops;
+    l.task_period = task_period;
+    l.work_per_elem = work_per_elem;
+    l.call_elems = l.total_elems = 0;
+    if (l.nest.empty) return;
+    uint64_t call = 1, total = 1;
+    for (std::size_t loop = 0; loop < l.nest.num_loops; ++loop) {
+        const auto extent = static_cast<uint64_t>(l.nest.loops[loop].extent);
+        total *= extent;
+        if (loop >= outer_loops) call *= extent;
+    }
+    l.call_elems = call;
+    l.total_elems = total;
 }
 
 }  // namespace bcast::plan

@@ -1,6 +1,6 @@
 // Operand layouts on the output's axes, shared by single-op plans (plan.cpp)
-// and fused expressions (fuse/): strides aligned to the output, the bytes
-// each operand touches, and the checks on them.
+// and fused expressions (fused_plan.cpp): what every plan holds (Layout),
+// the one function that lays its operands out, and the pieces it uses.
 #pragma once
 
 #include "core/shape.hpp"
@@ -13,32 +13,55 @@
 
 namespace bcast::plan {
 
+// What every plan shares, whatever runs its lines (exec/walk.hpp): the
+// output shape, the kernel operands (the reads of the user inputs, then the
+// output), the coalesced loop nest in elements and bytes, the bytes each
+// operand touches (the buffer check), the streaming decision and the walk.
+struct Layout {
+    Shape out;
+    std::size_t num_inputs = 0;  // reads; the output is operand num_inputs
+    std::array<std::size_t, kMaxInputs> input_order{};  // read k: user input
+    std::array<std::size_t, kMaxOperands> elem_size{};  // per operand
+    LoopNest nest;                                       // element strides
+    std::array<OperandStrides, kMaxRank> byte_stride{};  // per loop, per operand
+    // Overlap check: the bytes [lo, hi) each operand touches from its
+    // pointer, and per user input whether every read of it has exactly the
+    // output's layout (the only overlap allowed: in place).
+    std::array<int64_t, kMaxOperands> lo_byte{}, hi_byte{};
+    std::array<bool, kMaxInputs> same_layout_as_output{};
+    // Non-temporal stores when run whole, and when run as several tasks
+    // (kernels/simd/stream_threshold.hpp).
+    bool stream = false;
+    bool stream_split = false;
+    const char* isa = "";
+    // The walk: an odometer over loops [0, outer_loops), one call of the
+    // plan's line runner per step over the rest (call_elems elements).
+    std::size_t outer_loops = 0;
+    uint64_t call_elems = 0;
+    uint64_t total_elems = 0;     // 0: nothing to do
+    uint64_t task_period = 0;     // tasks start at whole periods of this (0: anywhere)
+    uint64_t work_per_elem = 0;   // bytes moved per element, weighted by cost (tasks)
+};
+
+// One read of a user input by the kernels.
+struct Read {
+    std::size_t input = 0;              // user input
+    const Shape* shape = nullptr;
+    const int64_t* strides = nullptr;   // NULL: contiguous
+    rules::Placement placement;         // its axes on the output's
+    std::size_t elem_size = 0;
+};
+
+// Lays reads [0, n) and the output (strides NULL: contiguous) out on l.out:
+// every Layout field before `isa`. Throws INVALID_ARGUMENT for output strides
+// that make elements share memory, SIZE_OVERFLOW for offsets that do not fit.
+void lay_out(Layout& l, const Read* reads, std::size_t n, const int64_t* out_strides,
+             std::size_t out_elem_size);
+
+// The walk's fields, with the odometer over loops [0, outer_loops).
+void set_walk(Layout& l, std::size_t outer_loops, uint64_t task_period, uint64_t work_per_elem);
+
 // Row-major element strides for a shape.
 std::array<int64_t, kMaxRank> contiguous_strides(const Shape& s);
-
-// Input strides (NULL: contiguous) laid along the output axes as `place`
-// puts them; broadcast axes get stride 0. Adds into aligned.axis[..][operand].
-void align_input(const Shape& in, const int64_t* user_strides, const rules::Placement& place,
-                 const Shape& out, std::size_t operand, AlignedStrides& aligned);
-
-// The output's strides (NULL: contiguous) as operand `operand`.
-void align_output(const Shape& out, const int64_t* user_strides, std::size_t operand,
-                  AlignedStrides& aligned);
-
-// INVALID_ARGUMENT where distinct output elements might share memory.
-void check_output_does_not_self_overlap(const Shape& out, const AlignedStrides& aligned,
-                                        std::size_t operand);
-
-// Byte range [lo, hi) an operand touches over the whole output index space
-// (SIZE_OVERFLOW when it does not fit).
-void byte_range(const Shape& out, const AlignedStrides& aligned, std::size_t operand,
-                std::size_t elem_size, int64_t& lo, int64_t& hi);
-
-// What operands [0, count) touch together, each its [lo, hi) once: the
-// bytes the streaming decision weighs. Saturating: any sum that large streams.
-uint64_t touched_bytes(const int64_t* lo, const int64_t* hi, std::size_t count);
-
-// Whether operands a and b step alike along every axis of extent > 1.
-bool same_layout(const Shape& out, const AlignedStrides& aligned, std::size_t a, std::size_t b);
 
 }  // namespace bcast::plan

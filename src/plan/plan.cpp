@@ -3,8 +3,8 @@
 #include "core/checked.hpp"
 #include "core/error.hpp"
 #include "core/op_info.hpp"
+#include "core/op_weight.hpp"
 #include "kernels/dispatch.hpp"
-#include "kernels/simd/stream_threshold.hpp"
 #include "plan/layout.hpp"
 
 #include <algorithm>
@@ -85,36 +85,6 @@ void choose_inner_kernel(Plan& p) {
     }
 }
 
-// Strides along the output axes, the byte range each operand touches, and
-// the coalesced loop nest, for an output with at least one element.
-void lay_out(Plan& p, const PlanRequest& rq, const rules::Resolution& res) {
-    const std::size_t out_op = rq.num_inputs;
-    AlignedStrides aligned;
-    aligned.num_operands = rq.num_inputs + 1;
-    for (std::size_t k = 0; k < rq.num_inputs; ++k) {
-        const std::size_t user = p.input_order[k];
-        align_input(rq.inputs[user], rq.strides ? rq.strides[user] : nullptr,
-                    res.inputs[user], p.out, k, aligned);
-    }
-    align_output(p.out, rq.out_strides, out_op, aligned);
-    for (std::size_t o = 0; o <= out_op; ++o) {
-        byte_range(p.out, aligned, o, p.elem_size[o], p.lo_byte[o], p.hi_byte[o]);
-    }
-    check_output_does_not_self_overlap(p.out, aligned, out_op);
-    for (std::size_t k = 0; k < rq.num_inputs; ++k) {
-        p.same_layout_as_output[p.input_order[k]] =
-            p.elem_size[k] == p.elem_size[out_op] && same_layout(p.out, aligned, k, out_op);
-    }
-
-    p.nest = coalesce(p.out, aligned);
-    for (std::size_t l = 0; l < p.nest.num_loops; ++l) {
-        for (std::size_t o = 0; o <= out_op; ++o) {
-            p.byte_stride[l][o] = checked_mul(p.nest.loops[l].stride[o],
-                                              static_cast<int64_t>(p.elem_size[o]), "byte stride");
-        }
-    }
-}
-
 // Whether x is the operand broadcast along the inner loops where y is not:
 // the inner loop reads a scalar x against a run of y (sv), or x and y both
 // run but x repeats along the next loop while y runs on (periodic_x, or vv
@@ -163,30 +133,18 @@ Plan build_plan(const PlanRequest& rq, const rules::Resolution& res) {
     Plan p;
     p.opcode = rq.opcode;
     p.dtype = rq.dtype;
-    p.num_inputs = rq.num_inputs;
     p.out = res.out;
-    const std::size_t out_op = rq.num_inputs;
-
-    const int64_t count = element_count(p.out);
     const auto out_esz = dtype_size(output_dtype(rq.opcode, rq.dtype));
-    checked_mul(count, static_cast<int64_t>(out_esz), "output byte size");
+    checked_mul(element_count(p.out), static_cast<int64_t>(out_esz), "output byte size");
 
-    for (std::size_t k = 0; k < rq.num_inputs; ++k) p.input_order[k] = k;
-    if (info->swapped) std::swap(p.input_order[0], p.input_order[1]);
-
+    std::array<Read, kMaxInputs> reads{};
     for (std::size_t k = 0; k < rq.num_inputs; ++k) {
-        const bool is_condition = rq.opcode == BCAST_OP_SELECT && p.input_order[k] == 0;
-        p.elem_size[k] = is_condition ? 1 : dtype_size(rq.dtype);
+        const std::size_t user = info->swapped && k < 2 ? 1 - k : k;
+        const bool is_condition = rq.opcode == BCAST_OP_SELECT && user == 0;
+        reads[k] = Read{user, &rq.inputs[user], rq.strides ? rq.strides[user] : nullptr,
+                        res.inputs[user], is_condition ? 1 : dtype_size(rq.dtype)};
     }
-    p.elem_size[out_op] = out_esz;
-    if (count > 0) {
-        lay_out(p, rq, res);
-    } else {
-        // Nothing is touched: no stride or offset is needed, however large
-        // the other extents (e.g. (INT64_MAX, 0)).
-        p.nest.num_operands = out_op + 1;
-        p.nest.empty = true;
-    }
+    lay_out(p, reads.data(), rq.num_inputs, rq.out_strides, out_esz);
 
     // Left-broadcast forms of pairs with an exchanged op run as the
     // right-broadcast ones (op_info.hpp): only those have SIMD kernels.
@@ -205,11 +163,11 @@ Plan build_plan(const PlanRequest& rq, const rules::Resolution& res) {
     p.kernels = sel.kernels;
     p.isa = sel.isa;
     choose_inner_kernel(p);
-    // Every operand's touched bytes once (a broadcast input counts its own
-    // size): what the op moves through the cache.
-    const uint64_t touched = touched_bytes(p.lo_byte.data(), p.hi_byte.data(), out_op + 1);
-    p.stream = touched >= kernels::stream_threshold_bytes();
-    p.stream_split = touched >= kernels::split_stream_threshold_bytes();
+    uint64_t bytes_per_elem = 0;
+    for (std::size_t o = 0; o <= p.num_inputs; ++o) bytes_per_elem += p.elem_size[o];
+    const bool periodic = p.kind == InnerKind::PeriodicX || p.kind == InnerKind::PeriodicY;
+    set_walk(p, p.outer_loops, periodic ? static_cast<uint64_t>(p.period) : 0,
+             bytes_per_elem * op_weight(kernel_op));
     return p;
 }
 

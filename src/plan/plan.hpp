@@ -1,13 +1,12 @@
-// A plan: everything bcast_op_execute needs, computed once by bcast_op_plan.
-// Holds the output shape, the coalesced loop nest with byte strides in the
-// order the kernel sees the operands, the inner kernel kind and the resolved
-// kernel pointers, plus what the overlap check needs.
+// A single op's plan: everything bcast_op_execute needs, computed once by
+// bcast_op_plan. The layout every plan has (plan/layout.hpp), plus the
+// op's inner kernel kind and the resolved kernel pointers.
 #pragma once
 
 #include "core/shape.hpp"
 #include "kernels/kernel_table.hpp"
 #include "kernels/simd/tuning.hpp"
-#include "plan/loop_nest.hpp"
+#include "plan/layout.hpp"
 #include "rules/rules.hpp"
 
 #include <array>
@@ -25,43 +24,21 @@ const char* inner_kind_name(InnerKind kind, std::size_t num_inputs);
 // periodic call instead of one call per short row (the kernels' limit).
 constexpr int64_t kMaxPeriod = static_cast<int64_t>(kernels::tuning::kMaxShortPeriod);
 
-struct Plan {
+// Kernel operand k reads user input input_order[k]: reversed ops swap
+// inputs 0 and 1 there, and so do pairs whose left-broadcast forms run with
+// the operands exchanged.
+struct Plan : Layout {
     bcast_opcode opcode = 0;
     // What the kernels compute: the base op of a reversed op (RSUB: SUB), or
     // the exchanged op where the plan exchanged the operands (LESS: GREATER).
     bcast_opcode kernel_op = 0;
     bcast_dtype dtype = 0;
-    std::size_t num_inputs = 0;
-    Shape out;
-
-    // Kernel operand k is user input input_order[k]; the output is operand
-    // num_inputs. Reversed ops swap inputs 0 and 1 here, and so do pairs
-    // whose left-broadcast forms run with the operands exchanged.
-    std::array<std::size_t, kMaxInputs> input_order{};
-    std::array<std::size_t, kMaxOperands> elem_size{};  // per kernel operand
-
-    LoopNest nest;                                     // element strides
-    std::array<OperandStrides, kMaxRank> byte_stride{};  // per loop, per operand
-    std::size_t outer_loops = 0;   // loops walked by the executor
     int64_t inner_count = 0;       // elements per kernel call
     int64_t period = 0;            // PeriodicX / PeriodicY only
     int64_t rows = 0;              // > 0: VV/VS/SV run as one 2-D call over
                                    // the last two loops (rows x inner_count)
     InnerKind kind = InnerKind::Empty;
-    // Non-temporal stores for the whole op: the bytes it touches exceed
-    // kernels::stream_threshold_bytes() (see kernels/kernel_table.hpp).
-    bool stream = false;
-    // The same for the op run as more than one task
-    // (kernels::split_stream_threshold_bytes()).
-    bool stream_split = false;
     kernels::OpKernels kernels{};
-    const char* isa = "";
-
-    // Overlap check: byte range each operand touches relative to its base
-    // pointer, and whether a user input has exactly the output's layout (the
-    // only overlap allowed: in place).
-    std::array<int64_t, kMaxOperands> lo_byte{}, hi_byte{};  // [lo, hi)
-    std::array<bool, kMaxInputs> same_layout_as_output{};    // by user input
 };
 
 struct PlanRequest {

@@ -9,13 +9,13 @@
 #include "core/error.hpp"
 #include "core/op_info.hpp"
 #include "exec/execute.hpp"
-#include "fuse/expression.hpp"
-#include "fuse/fused_execute.hpp"
-#include "fuse/fused_plan.hpp"
+#include "exec/fused_execute.hpp"
+#include "exec/tasks.hpp"
+#include "plan/fused_plan.hpp"
 #include "kernel_test_data.hpp"
 #include "kernels/dispatch.hpp"
 #include "kernels/simd/stream_threshold.hpp"
-#include "op/operator.hpp"
+#include "handles/operator.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -74,7 +74,7 @@ struct Value {
 // Runs the expression's nodes one by one. Returns the status of the first
 // node that refuses (BCAST_OK when none); on success `out` holds the output
 // node's result in out_layout (which starts as a copy of `out`).
-bcast_status run_unfused(const fuse::Expression& e, const std::vector<Layout>& in_layouts,
+bcast_status run_unfused(const plan::Expression& e, const std::vector<Layout>& in_layouts,
                          const std::vector<Bytes>& in_data, const Layout& out_layout, Bytes& out,
                          std::string& message) {
     std::vector<Value> values;
@@ -83,7 +83,7 @@ bcast_status run_unfused(const fuse::Expression& e, const std::vector<Layout>& i
                           in_layouts[i].strides.empty() ? nullptr : in_layouts[i].strides.data()});
     }
     for (std::size_t k = 0; k < e.num_nodes(); ++k) {
-        const fuse::Node& n = e.node(k);
+        const plan::Node& n = e.node(k);
         const bool is_output = e.num_inputs() + k == e.output();
         try {
             Operator op(n.opcode, n.dtype);
@@ -130,11 +130,11 @@ bcast_status run_unfused(const fuse::Expression& e, const std::vector<Layout>& i
 }
 
 // The shapes each node gives when run alone, NUMPY-free: just for sizing.
-Shape output_shape_or_empty(const fuse::Expression& e, const std::vector<Layout>& in) {
+Shape output_shape_or_empty(const plan::Expression& e, const std::vector<Layout>& in) {
     std::vector<Shape> shapes;
     for (const Layout& l : in) shapes.push_back(l.shape);
     try {
-        return fuse::plan_expression(e, shapes.data(), nullptr, nullptr).out;
+        return plan::plan_expression(e, shapes.data(), nullptr, nullptr).out;
     } catch (const Error&) {
         return Shape{};
     }
@@ -168,7 +168,7 @@ Shape sub_shape(const Shape& full, std::mt19937_64& rng) {
 }
 
 struct RandomChain {
-    fuse::Expression e;
+    plan::Expression e;
     std::vector<Layout> inputs;
 };
 
@@ -178,7 +178,7 @@ RandomChain random_chain(std::mt19937_64& rng) {
     full.rank = std::uniform_int_distribution<std::size_t>(1, 4)(rng);
     for (std::size_t k = 0; k < full.rank; ++k) full[k] = std::uniform_int_distribution<int>(1, 6)(rng);
     const std::size_t num_inputs = std::uniform_int_distribution<std::size_t>(2, 5)(rng);
-    RandomChain c{fuse::Expression(dt, num_inputs), {}};
+    RandomChain c{plan::Expression(dt, num_inputs), {}};
     for (std::size_t i = 0; i < num_inputs; ++i) {
         const Shape s = i == 0 ? full : sub_shape(full, rng);
         c.inputs.push_back(std::uniform_int_distribution<int>(0, 3)(rng) == 0 ? padded(s, rng)
@@ -232,7 +232,7 @@ RandomChain random_chain(std::mt19937_64& rng) {
     return c;
 }
 
-bcast_status fused_status(const fuse::Expression& e, const std::vector<Layout>& in,
+bcast_status fused_status(const plan::Expression& e, const std::vector<Layout>& in,
                           const int64_t* out_strides, std::string& message) {
     std::vector<Shape> shapes;
     std::vector<const int64_t*> strides;
@@ -241,7 +241,7 @@ bcast_status fused_status(const fuse::Expression& e, const std::vector<Layout>& 
         strides.push_back(l.strides.empty() ? nullptr : l.strides.data());
     }
     try {
-        fuse::plan_expression(e, shapes.data(), strides.data(), out_strides);
+        plan::plan_expression(e, shapes.data(), strides.data(), out_strides);
         return BCAST_OK;
     } catch (const Error& err) {
         message = err.what();
@@ -250,7 +250,7 @@ bcast_status fused_status(const fuse::Expression& e, const std::vector<Layout>& 
 }
 
 // tasks > 0: the plan's tasks 0..tasks-1 in a shuffled order instead of run.
-Bytes run_fused(const fuse::Expression& e, const std::vector<Layout>& in,
+Bytes run_fused(const plan::Expression& e, const std::vector<Layout>& in,
                 const std::vector<Bytes>& data, const Layout& out_layout, Bytes out,
                 std::size_t tasks = 0, std::mt19937_64* rng = nullptr) {
     std::vector<Shape> shapes;
@@ -261,30 +261,30 @@ Bytes run_fused(const fuse::Expression& e, const std::vector<Layout>& in,
         strides.push_back(in[i].strides.empty() ? nullptr : in[i].strides.data());
         pointers.push_back(data[i].data());
     }
-    const fuse::FusedPlan p = fuse::plan_expression(
+    const plan::FusedPlan p = plan::plan_expression(
         e, shapes.data(), strides.data(), out_layout.strides.empty() ? nullptr : out_layout.strides.data());
     out.resize(std::max<std::size_t>(out.size(), 1));
-    exec::check_buffers(fuse::buffer_layout(p), pointers.data(), out.data());
+    exec::check_buffers(p, pointers.data(), out.data());
     if (tasks == 0) {
-        fuse::run(p, pointers.data(), out.data());
+        exec::run(p, pointers.data(), out.data());
         return out;
     }
     std::vector<std::size_t> order(tasks);
     for (std::size_t t = 0; t < tasks; ++t) order[t] = t;
     if (rng) std::shuffle(order.begin(), order.end(), *rng);
-    for (const std::size_t t : order) fuse::run_task(p, pointers.data(), out.data(), t, tasks);
+    for (const std::size_t t : order) exec::run_task(p, pointers.data(), out.data(), t, tasks);
     return out;
 }
 
 // Runs p (planned for a contiguous output) in place on input 0: the output
 // is written over a copy of x, which is also the first input.
-Bytes run_in_place_on_x(const fuse::FusedPlan& p, const std::vector<Bytes>& data) {
+Bytes run_in_place_on_x(const plan::FusedPlan& p, const std::vector<Bytes>& data) {
     Bytes x_and_out = data[0];
     std::vector<const void*> pointers;
     for (const Bytes& d : data) pointers.push_back(d.data());
     pointers[0] = x_and_out.data();
-    exec::check_buffers(fuse::buffer_layout(p), pointers.data(), x_and_out.data());
-    fuse::run(p, pointers.data(), x_and_out.data());
+    exec::check_buffers(p, pointers.data(), x_and_out.data());
+    exec::run(p, pointers.data(), x_and_out.data());
     return x_and_out;
 }
 
@@ -316,7 +316,7 @@ TEST_CASE("random fused chains write what their nodes write one by one", "[fuse]
         const bcast_status unfused = run_unfused(c.e, c.inputs, data, out_layout, want, why_unfused);
         const bcast_status fused = fused_status(
             c.e, c.inputs, out_layout.strides.empty() ? nullptr : out_layout.strides.data(), why_fused);
-        INFO("round " << round << ": " << fuse::describe_json(c.e, nullptr));
+        INFO("round " << round << ": " << plan::describe_json(c.e, nullptr));
         INFO("unfused: " << why_unfused << "; fused: " << why_fused);
         REQUIRE(fused == unfused);
         if (fused != BCAST_OK) {
@@ -341,7 +341,7 @@ TEST_CASE("a fused chain streams, blocks and writes in place as the ops would", 
     const StreamThresholdRestore restore{};
     std::mt19937_64 rng(5);
     // (x - mean) * rstd * gamma + beta over (2,3,50,37), per-channel (1,3,1,1).
-    fuse::Expression e(BCAST_DTYPE_F32, 5);
+    plan::Expression e(BCAST_DTYPE_F32, 5);
     const std::size_t x = 0, mean = 1, rstd = 2, gamma = 3, beta = 4;
     std::size_t ops[2] = {x, mean};
     std::size_t v = e.add_node(BCAST_OP_SUB, BCAST_RULE_NUMPY, -1, 2, ops);
@@ -374,22 +374,22 @@ TEST_CASE("a fused chain streams, blocks and writes in place as the ops would", 
         Bytes x_and_out = data[0];
         for (std::size_t i = 0; i < data.size(); ++i) pointers.push_back(data[i].data());
         pointers[0] = x_and_out.data();
-        const fuse::FusedPlan p = fuse::plan_expression(e, shapes.data(), nullptr, nullptr);
+        const plan::FusedPlan p = plan::plan_expression(e, shapes.data(), nullptr, nullptr);
         CHECK(p.num_steps == 4);
         CHECK(p.nest.num_loops == 3);  // n, c, h*w
-        exec::check_buffers(fuse::buffer_layout(p), pointers.data(), x_and_out.data());
-        fuse::run(p, pointers.data(), x_and_out.data());
+        exec::check_buffers(p, pointers.data(), x_and_out.data());
+        exec::run(p, pointers.data(), x_and_out.data());
         CHECK(bcast_test::mismatch(BCAST_DTYPE_F32, x_and_out, want) == "");
     }
     // The output over a broadcast read of its own input is refused.
     std::vector<Shape> shapes;
     for (const Layout& l : in) shapes.push_back(l.shape);
-    const fuse::FusedPlan p = fuse::plan_expression(e, shapes.data(), nullptr, nullptr);
+    const plan::FusedPlan p = plan::plan_expression(e, shapes.data(), nullptr, nullptr);
     std::vector<const void*> pointers;
     for (const Bytes& d : data) pointers.push_back(d.data());
     Bytes scratch(big.dims[0] * big.dims[1] * big.dims[2] * big.dims[3] * 4);
     pointers[0] = scratch.data() + 4;  // x shifted by one element: overlaps, not in place
-    CHECK_THROWS_AS(exec::check_buffers(fuse::buffer_layout(p), pointers.data(), scratch.data()),
+    CHECK_THROWS_AS(exec::check_buffers(p, pointers.data(), scratch.data()),
                     Error);
 }
 
@@ -408,7 +408,7 @@ TEST_CASE("linear chains run in registers and write what their ops write", "[fus
                               ? std::uniform_int_distribution<int64_t>(1, 20)(rng)
                               : std::uniform_int_distribution<int64_t>(21, 1500)(rng);
         const std::size_t links = std::uniform_int_distribution<std::size_t>(2, 8)(rng);
-        fuse::Expression e(dt, links + 1);
+        plan::Expression e(dt, links + 1);
         Shape full;
         full.rank = 3;
         full.dims = {2, c, w};
@@ -435,8 +435,8 @@ TEST_CASE("linear chains run in registers and write what their ops write", "[fus
         for (const Layout& l : in) shapes.push_back(l.shape);
         const std::size_t threshold = round % 3 == 0 ? 1 : 0;  // 1: every block streams
         kernels::set_stream_threshold_bytes_for_testing(threshold);
-        const fuse::FusedPlan p = fuse::plan_expression(e, shapes.data(), nullptr, nullptr);
-        INFO("round " << round << ": " << fuse::describe_json(e, &p));
+        const plan::FusedPlan p = plan::plan_expression(e, shapes.data(), nullptr, nullptr);
+        INFO("round " << round << ": " << plan::describe_json(e, &p));
         // Every link is a chain op over the accumulator and a leaf; only a
         // leaf constant along the whole line at step 0 breaks the chain.
         if (p.chain != nullptr) ++in_registers;
@@ -444,7 +444,7 @@ TEST_CASE("linear chains run in registers and write what their ops write", "[fus
         // (a streamed line's partial first and last cache lines apart).
         if (p.chain_whole_lines) ++whole_lines;
         bool copies = false;
-        for (std::size_t l = 0; l < p.num_leaves; ++l) copies = copies || p.leaf_slot[l] != fuse::kNoSlot;
+        for (std::size_t l = 0; l < p.num_inputs; ++l) copies = copies || p.leaf_slot[l] != plan::kNoSlot;
         CHECK(p.chain_whole_lines == (p.chain != nullptr && !copies));
         if (!simd) CHECK(p.chain == nullptr);
         // A strided output runs step by step.
@@ -452,7 +452,7 @@ TEST_CASE("linear chains run in registers and write what their ops write", "[fus
         for (std::size_t k = full.rank, step = 2; k-- > 0; step *= static_cast<std::size_t>(full[k])) {
             every_other[k] = static_cast<int64_t>(step);
         }
-        CHECK(fuse::plan_expression(e, shapes.data(), nullptr, every_other.data()).chain == nullptr);
+        CHECK(plan::plan_expression(e, shapes.data(), nullptr, every_other.data()).chain == nullptr);
         Bytes want(out.elements * dtype_size(dt), 0);
         std::string why;
         REQUIRE(run_unfused(e, in, data, out, want, why) == BCAST_OK);
@@ -465,13 +465,13 @@ TEST_CASE("linear chains run in registers and write what their ops write", "[fus
         // the gaps stay unwritten.
         const int64_t row = w + std::uniform_int_distribution<int64_t>(1, 17)(rng);
         const Layout gapped{full, {c * row, row, 1}, span_of(full, {c * row, row, 1})};
-        const fuse::FusedPlan g = fuse::plan_expression(e, shapes.data(), nullptr, gapped.strides.data());
+        const plan::FusedPlan g = plan::plan_expression(e, shapes.data(), nullptr, gapped.strides.data());
         if (w > 1) CHECK((g.chain != nullptr) == (p.chain != nullptr));  // w == 1: no line
         Bytes want_gapped(gapped.elements * dtype_size(dt), 0x5A);
         REQUIRE(run_unfused(e, in, data, gapped, want_gapped, why) == BCAST_OK);
         CHECK(bcast_test::mismatch(dt, run_fused(e, in, data, gapped, Bytes(want_gapped.size(), 0x5A)),
                                    want_gapped) == "");
-        const fuse::FusedPlan q = fuse::plan_expression(e, shapes.data(), nullptr, nullptr);
+        const plan::FusedPlan q = plan::plan_expression(e, shapes.data(), nullptr, nullptr);
         CHECK(bcast_test::mismatch(dt, run_in_place_on_x(q, data), want) == "");
     }
     if (simd) CHECK(in_registers > 150);
@@ -500,7 +500,7 @@ TEST_CASE("streamed two-link chains write what their ops write, for every op, or
             Shape full;
             full.rank = 3;
             full.dims = {2, 3, std::uniform_int_distribution<int64_t>(300, 700)(rng)};
-            fuse::Expression e(dt, 3);
+            plan::Expression e(dt, 3);
             std::vector<Layout> in{contiguous(full)};
             std::size_t acc = 0;
             for (const int code : {link0, link1}) {
@@ -531,8 +531,8 @@ TEST_CASE("streamed two-link chains write what their ops write, for every op, or
             const Layout out = contiguous(full);
             std::vector<Shape> shapes;
             for (const Layout& l : in) shapes.push_back(l.shape);
-            const fuse::FusedPlan p = fuse::plan_expression(e, shapes.data(), nullptr, nullptr);
-            INFO("links " << link0 << ", " << link1 << ": " << fuse::describe_json(e, &p));
+            const plan::FusedPlan p = plan::plan_expression(e, shapes.data(), nullptr, nullptr);
+            INFO("links " << link0 << ", " << link1 << ": " << plan::describe_json(e, &p));
             if (p.chain != nullptr && p.chain_links.num_links == 2) ++chains;
             Bytes want(out.elements * dtype_size(dt), 0);
             std::string why;
@@ -578,7 +578,7 @@ TEST_CASE("a chain writes each output element once, streamed or cached, at any o
                      std::uniform_int_distribution<int64_t>(1, round % 4 < 2 ? 200 : 600)(rng)};
         const int64_t c = full[1], w = full[2];
         const std::size_t links = std::uniform_int_distribution<std::size_t>(2, 5)(rng);
-        fuse::Expression e(dt, links + 1);
+        plan::Expression e(dt, links + 1);
         std::vector<Layout> in{contiguous(full)};
         std::size_t acc = 0;
         for (std::size_t k = 0; k < links; ++k) {
@@ -614,13 +614,13 @@ TEST_CASE("a chain writes each output element once, streamed or cached, at any o
         Bytes want(out.elements * es, kGuard);
         std::string why;
         REQUIRE(run_unfused(e, in, data, out, want, why) == BCAST_OK);
-        const fuse::FusedPlan p = fuse::plan_expression(e, shapes.data(), nullptr,
+        const plan::FusedPlan p = plan::plan_expression(e, shapes.data(), nullptr,
                                                         out.strides.empty() ? nullptr : out.strides.data());
         if (p.chain != nullptr && p.chain_whole_lines) ++chains;
         const std::size_t offset = std::uniform_int_distribution<std::size_t>(0, 64 / es - 1)(rng) * es;
         const bool in_place = gaps == 0 && std::uniform_int_distribution<int>(0, 1)(rng) == 0;
         const std::size_t tasks = std::uniform_int_distribution<std::size_t>(1, 7)(rng);
-        INFO("round " << round << ": " << fuse::describe_json(e, &p) << "; output at +" << offset << ", "
+        INFO("round " << round << ": " << plan::describe_json(e, &p) << "; output at +" << offset << ", "
                       << tasks << " tasks" << (in_place ? ", in place" : ""));
         auto [raw, at] = placed(want.size(), offset);
         unsigned char* y = raw.data() + at;
@@ -628,11 +628,11 @@ TEST_CASE("a chain writes each output element once, streamed or cached, at any o
             std::memcpy(y, data[0].data(), data[0].size());
             pointers[0] = y;
         }
-        exec::check_buffers(fuse::buffer_layout(p), pointers.data(), y);
+        exec::check_buffers(p, pointers.data(), y);
         std::vector<std::size_t> order(tasks);
         for (std::size_t t = 0; t < tasks; ++t) order[t] = t;
         std::shuffle(order.begin(), order.end(), rng);
-        for (const std::size_t t : order) fuse::run_task(p, pointers.data(), y, t, tasks);
+        for (const std::size_t t : order) exec::run_task(p, pointers.data(), y, t, tasks);
         CHECK(bcast_test::mismatch(dt, Bytes(y, y + want.size()), want) == "");
         CHECK(guards_intact(raw, at, want.size()));
     }
@@ -642,7 +642,7 @@ TEST_CASE("a chain writes each output element once, streamed or cached, at any o
 TEST_CASE("per-channel parameters of an NHWC tensor become patterns over one line", "[fuse]") {
     // (x - mean) * rstd + beta over (3,7,5,24) with (24) parameters, also
     // from a mid-line task-like start: the whole line runs as one.
-    fuse::Expression e(BCAST_DTYPE_F16, 4);
+    plan::Expression e(BCAST_DTYPE_F16, 4);
     std::size_t ops[2] = {0, 1};
     std::size_t v = e.add_node(BCAST_OP_SUB, BCAST_RULE_NUMPY, -1, 2, ops);
     ops[0] = v, ops[1] = 2;
@@ -657,7 +657,7 @@ TEST_CASE("per-channel parameters of an NHWC tensor become patterns over one lin
     std::vector<Bytes> data;
     for (const Layout& l : in) data.push_back(bcast_test::random_elems(BCAST_DTYPE_F16, l.elements, rng));
     const std::vector<Shape> shapes{big, channel, channel, channel};
-    const fuse::FusedPlan p = fuse::plan_expression(e, shapes.data(), nullptr, nullptr);
+    const plan::FusedPlan p = plan::plan_expression(e, shapes.data(), nullptr, nullptr);
     CHECK(p.nest.num_loops == 1);
     CHECK(p.leaf_period[1] == 24);
     CHECK(p.leaf_period[0] == 0);
@@ -678,7 +678,7 @@ TEST_CASE("per-channel parameters of an NHWC tensor become patterns over one lin
 // for some periods (49, 50, 113 with f64), and a valid chain was refused.
 TEST_CASE("slots of any period fit the scratch", "[fuse]") {
     for (const int64_t period : {48, 49, 50, 64, 113, 200, 256}) {
-        fuse::Expression e(BCAST_DTYPE_F64, 2);
+        plan::Expression e(BCAST_DTYPE_F64, 2);
         std::size_t ops[2] = {0, 1};
         const std::size_t mul = e.add_node(BCAST_OP_MUL, BCAST_RULE_NUMPY, -1, 2, ops);
         const std::size_t add = e.add_node(BCAST_OP_ADD, BCAST_RULE_NUMPY, -1, 2, ops);
@@ -698,8 +698,8 @@ TEST_CASE("slots of any period fit the scratch", "[fuse]") {
         std::vector<Bytes> data;
         for (const Layout& l : in) data.push_back(bcast_test::random_elems(BCAST_DTYPE_F64, l.elements, rng));
         INFO("period " << period);
-        const fuse::FusedPlan p = fuse::plan_expression(e, std::vector<Shape>{x, row}.data(), nullptr, nullptr);
-        CHECK(p.num_slots * p.slot_bytes <= fuse::kScratchBytes);
+        const plan::FusedPlan p = plan::plan_expression(e, std::vector<Shape>{x, row}.data(), nullptr, nullptr);
+        CHECK(p.num_slots * p.slot_bytes <= plan::kScratchBytes);
         Bytes want(static_cast<std::size_t>(64 * period) * 8, 0);
         std::string why;
         REQUIRE(run_unfused(e, in, data, contiguous(x), want, why) == BCAST_OK);
@@ -712,7 +712,7 @@ TEST_CASE("a node used along two placements is evaluated once per placement", "[
     // t = a + b over (4); y = t(4) [PDPD axis 0 into (4,3)]  ... with t placed
     // along axis 1 by NUMPY in another use: y = (x(4,4) + t) * t' where t' is t
     // placed on axis 0 by PDPD.
-    fuse::Expression e(BCAST_DTYPE_I32, 3);
+    plan::Expression e(BCAST_DTYPE_I32, 3);
     std::size_t ops[2] = {1, 2};
     const std::size_t t = e.add_node(BCAST_OP_ADD, BCAST_RULE_NUMPY, -1, 2, ops);  // (4)
     ops[0] = 0, ops[1] = t;
@@ -729,15 +729,15 @@ TEST_CASE("a node used along two placements is evaluated once per placement", "[
     Bytes want(16 * 4, 0);
     std::string why;
     REQUIRE(run_unfused(e, in, data, contiguous(xs), want, why) == BCAST_OK);
-    const fuse::FusedPlan p = fuse::plan_expression(e, std::vector<Shape>{xs, vs, vs}.data(), nullptr, nullptr);
+    const plan::FusedPlan p = plan::plan_expression(e, std::vector<Shape>{xs, vs, vs}.data(), nullptr, nullptr);
     CHECK(p.num_steps == 4);   // t twice, u, the product
-    CHECK(p.num_leaves == 5);  // x, a and b along each axis
+    CHECK(p.num_inputs == 5);  // x, a and b along each axis
     CHECK(bcast_test::mismatch(BCAST_DTYPE_I32, run_fused(e, in, data, contiguous(xs), Bytes(64, 0)),
                                want) == "");
 }
 
 TEST_CASE("expressions refuse bad graphs at the call that makes them", "[fuse]") {
-    fuse::Expression e(BCAST_DTYPE_F32, 2);
+    plan::Expression e(BCAST_DTYPE_F32, 2);
     std::size_t ops[3] = {0, 5, 1};
     const auto status_of = [](auto&& call) -> bcast_status {
         try {
@@ -771,7 +771,7 @@ TEST_CASE("expressions refuse bad graphs at the call that makes them", "[fuse]")
     CHECK(status_of([&] { e.set_output(1); }) == BCAST_ERROR_INVALID_ARGUMENT);  // an input
     e.set_output(3);
     CHECK(e.output() == 3);
-    while (e.num_nodes() < fuse::kMaxNodes) e.add_node(BCAST_OP_ADD, BCAST_RULE_NUMPY, -1, 2, ops);
+    while (e.num_nodes() < plan::kMaxNodes) e.add_node(BCAST_OP_ADD, BCAST_RULE_NUMPY, -1, 2, ops);
     CHECK(status_of([&] { e.add_node(BCAST_OP_ADD, BCAST_RULE_NUMPY, -1, 2, ops); }) ==
           BCAST_ERROR_UNSUPPORTED);
 }

@@ -1,16 +1,13 @@
 // bcast_expr_describe's JSON: the nodes as built, and once planned the fused
 // loop nest, what each kernel operand reads and how each step runs.
 #include "core/op_info.hpp"
-#include "fuse/fused_plan.hpp"
+#include "plan/fused_plan.hpp"
 #include "plan/json.hpp"
 
 #include <string>
 
-namespace bcast::fuse {
+namespace bcast::plan {
 namespace {
-
-using plan::json_list;
-using plan::quoted;
 
 std::string nodes_json(const Expression& e) {
     std::string s = "[";
@@ -56,14 +53,6 @@ std::string steps_json(const FusedPlan& p) {
     return s + "]";
 }
 
-std::string operands_json(const FusedPlan& p) {
-    std::string s = "[";
-    for (std::size_t l = 0; l < p.num_leaves; ++l) {
-        s += quoted(("input" + std::to_string(p.input_order[l])).c_str()) + ",";
-    }
-    return s + "\"output\"]";
-}
-
 }  // namespace
 
 std::string describe_json(const Expression& e, const FusedPlan* p) {
@@ -71,15 +60,11 @@ std::string describe_json(const Expression& e, const FusedPlan* p) {
                     ",\"nodes\":" + nodes_json(e);
     if (e.num_nodes() > 0) s += ",\"output\":" + std::to_string(e.output());
     if (!p) return s + ",\"planned\":false}";
-    s += ",\"planned\":true,\"isa\":" + quoted(p->isa) +
-         ",\"output_shape\":" + json_list(p->out.dims.data(), p->out.rank) +
-         ",\"operands\":" + operands_json(*p) +
-         ",\"loops\":" + plan::loops_json(p->nest, p->num_leaves + 1) +
-         ",\"kernel\":\"fused\",\"in_registers\":" + (p->chain ? "true" : "false") +
+    s += layout_json(*p) + ",\"kernel\":\"fused\",\"in_registers\":" + (p->chain ? "true" : "false") +
          ",\"elements_per_block\":" + std::to_string(p->block) +
          ",\"scratch_slots\":" + std::to_string(p->num_slots) + ",\"steps\":" + steps_json(*p) +
          ",\"streaming_stores\":" + (p->stream ? "true" : "false");
     return s + "}";
 }
 
-}  // namespace bcast::fuse
+}  // namespace bcast::plan

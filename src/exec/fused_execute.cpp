@@ -1,27 +1,31 @@
-#include "fuse/fused_execute.hpp"
+#include "exec/fused_execute.hpp"
 
-#include "exec/tasks.hpp"
+#include "exec/walk.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
 
-namespace bcast::fuse {
+namespace bcast::exec {
 namespace {
 
-using plan::kMaxOperands;
+using plan::Call;
+using plan::FusedPlan;
+using plan::kNoSlot;
+using plan::Step;
+using plan::Source;
 
 class Block {
 public:
     Block(const FusedPlan& p, unsigned char* scratch) : p_(p), scratch_(scratch) {
         const plan::Loop& inner = p.nest.loops[p.nest.num_loops - 1];
-        for (std::size_t o = 0; o <= p.num_leaves; ++o) stride_[o] = inner.stride[o];
+        for (std::size_t o = 0; o <= p.num_inputs; ++o) stride_[o] = inner.stride[o];
     }
 
     // Lays each pattern leaf's period out in its slot, repeated over a
     // block and one period more (the line's patterns start at ptr).
     void lay_out_patterns(char* const* ptr) const {
-        for (std::size_t l = 0; l < p_.num_leaves; ++l) {
+        for (std::size_t l = 0; l < p_.num_inputs; ++l) {
             const std::size_t period = p_.leaf_period[l];
             if (period == 0) continue;
             auto* slot = static_cast<unsigned char*>(slot_at(p_.leaf_slot[l]));
@@ -40,7 +44,7 @@ public:
     // output streams (unfenced: run_range fences once) where `stream`.
     void run(char* const* ptr, std::size_t m, std::size_t phase, bool stream) const {
         const void* leaf[kMaxInputs];
-        for (std::size_t l = 0; l < p_.num_leaves; ++l) {
+        for (std::size_t l = 0; l < p_.num_inputs; ++l) {
             if (p_.leaf_period[l] > 0) {
                 const std::size_t at = phase % p_.leaf_period[l] * p_.elem_size[l];
                 leaf[l] = static_cast<unsigned char*>(slot_at(p_.leaf_slot[l])) + at;
@@ -54,7 +58,7 @@ public:
                 leaf[l] = slot;
             }
         }
-        void* const output = ptr[p_.num_leaves];
+        void* const output = ptr[p_.num_inputs];
         if (p_.chain != nullptr) {  // the whole chain in registers
             kernels::ChainCall call;
             call.n = m;
@@ -81,7 +85,7 @@ public:
                     break;
                 case Call::kUnary: step.unary(m, in(0), out, stores); break;
                 case Call::kStrided:
-                    strided(step, in, m, out, last ? stride_[p_.num_leaves] : 1);
+                    strided(step, in, m, out, last ? stride_[p_.num_inputs] : 1);
                     break;
                 case Call::kScalar:
                     strided(step, in, 1, out, 1);
@@ -109,7 +113,7 @@ private:
     // A constant result over the block's m output elements.
     void broadcast(const void* value, void* out, std::size_t m) const {
         const std::ptrdiff_t zero = 0;
-        p_.copy_out.strided(m, 1, &value, &zero, out, stride_[p_.num_leaves]);
+        p_.copy_out.strided(m, 1, &value, &zero, out, stride_[p_.num_inputs]);
     }
 
     const FusedPlan& p_;
@@ -128,7 +132,7 @@ private:
 void run_line(const FusedPlan& p, const Block& block, char* const* ptr, std::size_t first_elem,
               std::size_t n, bool stream) {
     block.lay_out_patterns(ptr);
-    const std::size_t out = p.num_leaves;
+    const std::size_t out = p.num_inputs;
     const std::size_t inner = p.nest.num_loops - 1;
     std::size_t head = 0, tail = 0;
     if (p.nest.loops[inner].stride[out] == 1) {
@@ -153,33 +157,12 @@ void run_line(const FusedPlan& p, const Block& block, char* const* ptr, std::siz
     if (tail > 0) call(n - tail, tail, false);
 }
 
-}  // namespace
-
-exec::BufferLayout buffer_layout(const FusedPlan& p) {
-    return exec::BufferLayout{p.num_leaves,      p.nest.empty,      p.input_order.data(),
-                              p.elem_size.data(), p.lo_byte.data(), p.hi_byte.data(),
-                              p.same_layout_as_output.data()};
-}
-
-namespace {
-
-uint64_t total_elems(const FusedPlan& p) {
-    if (p.nest.empty) return 0;
-    uint64_t total = 1;
-    for (std::size_t l = 0; l < p.nest.num_loops; ++l) total *= static_cast<uint64_t>(p.nest.loops[l].extent);
-    return total;
-}
-
-uint64_t grain(const FusedPlan& p) {
-    return std::max<uint64_t>(1, exec::kLineBytes / p.elem_size[p.num_leaves]);
-}
-
 // A chain over `rows` whole lines of the loop outside the line (or one
 // line, or part of one) in one call: the kernel moves from line to line
 // itself, and keeps the partial output lines between them (ChainCarry).
 void run_chain_lines(const FusedPlan& p, char* const* ptr, std::size_t n, std::size_t rows,
                      bool stream, kernels::ChainCarry& carry) {
-    const std::size_t out = p.num_leaves;
+    const std::size_t out = p.num_inputs;
     const void* leaf[kMaxInputs];
     for (std::size_t l = 0; l < out; ++l) leaf[l] = ptr[l];
     kernels::ChainCall call;
@@ -198,112 +181,63 @@ void run_chain_lines(const FusedPlan& p, char* const* ptr, std::size_t n, std::s
     p.chain(p.chain_links, call);
 }
 
-// The flat range [begin, end) of the nest (outer loops' odometer, then the
-// line): the odometer seeks the line holding begin, then walks on.
-void walk_range(const FusedPlan& p, const void* const* inputs, void* output, uint64_t begin,
-                uint64_t end, bool stream) {
-    const std::size_t out = p.num_leaves;
-    const std::size_t inner = p.nest.num_loops - 1;
-    alignas(64) unsigned char scratch[kScratchBytes];
-    const Block block(p, scratch);
-    // Chains over lines read in place take whole lines of the next loop out
-    // at once.
-    const bool chain_lines = p.chain != nullptr && p.chain_whole_lines;
-    kernels::ChainCarry carry{};
-    char* ptr[kMaxOperands];
-    for (std::size_t l = 0; l < out; ++l) {
-        ptr[l] = static_cast<char*>(const_cast<void*>(inputs[p.input_order[l]]));
-    }
-    ptr[out] = static_cast<char*>(output);
-    const auto n = static_cast<uint64_t>(p.nest.loops[inner].extent);
-    int64_t index[kMaxRank] = {};
-    uint64_t line = begin / n;
-    for (std::size_t d = inner; d-- > 0;) {
-        const auto extent = static_cast<uint64_t>(p.nest.loops[d].extent);
-        index[d] = static_cast<int64_t>(line % extent);
-        line /= extent;
-        for (std::size_t o = 0; o <= out; ++o) ptr[o] += index[d] * p.byte_stride[d][o];
-    }
-    uint64_t off = begin % n, at = begin;
-    char* from[kMaxOperands];
-    for (;;) {
-        const uint64_t len = std::min(n - off, end - at);
-        for (std::size_t o = 0; o <= out; ++o) {
-            from[o] = ptr[o] + static_cast<int64_t>(off) * p.byte_stride[inner][o];
-        }
-        uint64_t rows = 1;
-        if (chain_lines) {
-            if (inner > 0 && len == n) {
-                rows = std::min(static_cast<uint64_t>(p.nest.loops[inner - 1].extent - index[inner - 1]),
-                                (end - at) / n);
-            }
-            run_chain_lines(p, from, static_cast<std::size_t>(len), static_cast<std::size_t>(rows), stream,
-                            carry);
-        } else {
-            run_line(p, block, from, static_cast<std::size_t>(off), static_cast<std::size_t>(len), stream);
-        }
-        at += rows * len;
-        if (at >= end) break;
-        off = 0;
-        // The odometer over the outer loops, innermost fastest; the lines a
-        // chain took at once first.
-        if (rows > 1) {
-            index[inner - 1] += static_cast<int64_t>(rows - 1);
-            for (std::size_t o = 0; o <= out; ++o) {
-                ptr[o] += static_cast<int64_t>(rows - 1) * p.byte_stride[inner - 1][o];
-            }
-        }
-        std::size_t d = inner;
-        for (; d-- > 0;) {
-            const int64_t extent = p.nest.loops[d].extent;
-            if (++index[d] < extent) {
-                for (std::size_t o = 0; o <= out; ++o) ptr[o] += p.byte_stride[d][o];
-                break;
-            }
-            index[d] = 0;
-            for (std::size_t o = 0; o <= out; ++o) ptr[o] -= p.byte_stride[d][o] * (extent - 1);
-        }
-        if (d == SIZE_MAX) break;
-    }
-    kernels::flush(carry);
-}
+// The walk's line runner. Chains over lines read in place take whole rows
+// of lines per call (the walk's calls are two loops); everything else runs
+// line by line in blocks.
+class FusedRunner {
+public:
+    FusedRunner(const FusedPlan& p, bool stream, unsigned char* scratch)
+        : p_(p), block_(p, scratch), stream_(stream) {}
 
-// walk_range, then the one fence for all its blocks' streaming stores.
-void run_range(const FusedPlan& p, const void* const* inputs, void* output, uint64_t begin,
-               uint64_t end, bool stream) {
-    walk_range(p, inputs, output, begin, end, stream);
-    if (stream) kernels::stream_fence();
-}
+    void operator()(char* const* ptr, uint64_t off, uint64_t len) {
+        const std::size_t inner = p_.nest.num_loops - 1;
+        if (p_.chain_whole_lines && p_.outer_loops + 2 == p_.nest.num_loops) {
+            split_rows(
+                p_, ptr, off, len, static_cast<uint64_t>(p_.nest.loops[inner].extent), inner - 1,
+                [&](char* const* q, uint64_t m) { run_chain_lines(p_, q, m, 1, stream_, carry_); },
+                [&](char* const* q, uint64_t rows) {
+                    run_chain_lines(p_, q, static_cast<std::size_t>(p_.nest.loops[inner].extent),
+                                    rows, stream_, carry_);
+                });
+            return;
+        }
+        char* from[kMaxOperands];
+        for (std::size_t o = 0; o <= p_.num_inputs; ++o) {
+            from[o] = ptr[o] + static_cast<int64_t>(off) * p_.byte_stride[inner][o];
+        }
+        if (p_.chain_whole_lines) {
+            run_chain_lines(p_, from, static_cast<std::size_t>(len), 1, stream_, carry_);
+        } else {
+            run_line(p_, block_, from, static_cast<std::size_t>(off), static_cast<std::size_t>(len), stream_);
+        }
+    }
+
+    // The partial output lines a chain carried, then the one fence for all
+    // the streaming stores.
+    void finish() {
+        kernels::flush(carry_);
+        if (stream_) kernels::stream_fence();
+    }
+
+private:
+    const FusedPlan& p_;
+    const Block block_;
+    bool stream_;
+    kernels::ChainCarry carry_{};
+};
 
 }  // namespace
 
+void run_range(const FusedPlan& p, const void* const* inputs, void* output, uint64_t begin,
+               uint64_t end, bool stream) noexcept {
+    alignas(64) unsigned char scratch[plan::kScratchBytes];
+    FusedRunner runner(p, stream, scratch);
+    walk(p, inputs, output, begin, end, runner);
+    runner.finish();
+}
+
 void run(const FusedPlan& p, const void* const* inputs, void* output) noexcept {
-    const uint64_t total = total_elems(p);
-    if (total > 0) run_range(p, inputs, output, 0, total, p.stream);
+    if (p.total_elems > 0) run_range(p, inputs, output, 0, p.total_elems, p.stream);
 }
 
-std::size_t task_count(const FusedPlan& p, std::size_t max_tasks) noexcept {
-    // Each input and the output moved once, plus each step's work weighed
-    // as the bytes a plain op of its result moves.
-    uint64_t per_elem = 0;
-    for (std::size_t o = 0; o <= p.num_leaves; ++o) per_elem += p.elem_size[o];
-    for (std::size_t s = 0; s < p.num_steps; ++s) {
-        per_elem += exec::op_weight(p.steps[s].kernel_op) * p.steps[s].out_size;
-    }
-    return exec::tasks_for_work(total_elems(p), per_elem, grain(p), max_tasks);
-}
-
-void run_task(const FusedPlan& p, const void* const* inputs, void* output, std::size_t task,
-              std::size_t count) noexcept {
-    const uint64_t total = total_elems(p);
-    if (total == 0 || task >= count) return;
-    const uint64_t g = grain(p);
-    const uint64_t head = exec::flat_output_contiguous(p.nest, p.num_leaves)
-                              ? exec::elems_to_line(output, p.elem_size[p.num_leaves]) % g
-                              : 0;
-    const uint64_t begin = exec::task_boundary(total, task, count, head, g);
-    const uint64_t end = exec::task_boundary(total, task + 1, count, head, g);
-    if (begin < end) run_range(p, inputs, output, begin, end, count > 1 ? p.stream_split : p.stream);
-}
-
-}  // namespace bcast::fuse
+}  // namespace bcast::exec

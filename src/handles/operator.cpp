@@ -1,9 +1,7 @@
-#include "op/operator.hpp"
+#include "handles/operator.hpp"
 
 #include "core/error.hpp"
 #include "core/op_info.hpp"
-#include "exec/execute.hpp"
-#include "exec/tasks.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -42,7 +40,8 @@ std::size_t primary_input(bcast_opcode opcode) { return opcode == BCAST_OP_SELEC
 
 }  // namespace
 
-Operator::Operator(bcast_opcode opcode, bcast_dtype dtype) : opcode_(opcode), dtype_(dtype) {
+Operator::Operator(bcast_opcode opcode, bcast_dtype dtype)
+    : Planned("the op has no plan: call bcast_op_plan first"), opcode_(opcode), dtype_(dtype) {
     checked_info(opcode, dtype);
 }
 
@@ -71,8 +70,7 @@ void Operator::set_param(bcast_param param, int64_t value) {
         default:
             fail(BCAST_ERROR_INVALID_ARGUMENT, "unknown parameter " + std::to_string(param));
     }
-    plan_.reset();
-    max_tasks_ = 1;
+    forget_plan();
 }
 
 int64_t Operator::get_param(bcast_param param) const {
@@ -96,21 +94,6 @@ std::unique_ptr<plan::Plan> Operator::make_plan(std::size_t num_inputs, const Sh
                                                 const rules::Resolution& resolution) const {
     const plan::PlanRequest request{opcode_, dtype_, num_inputs, inputs, strides, out_strides};
     return std::make_unique<plan::Plan>(plan::build_plan(request, resolution));
-}
-
-template <class Planner>
-void Operator::replan(Planner&& planner) {
-    try {
-        std::unique_ptr<plan::Plan> next = planner();
-        max_tasks_ = exec::task_count(*next, SIZE_MAX);
-        plan_ = std::move(next);
-    } catch (const std::bad_alloc&) {
-        throw;  // out of memory: the op stays exactly as it was
-    } catch (...) {
-        plan_.reset();  // refused: no stale plan for other shapes
-        max_tasks_ = 1;
-        throw;
-    }
 }
 
 void Operator::plan(std::size_t num_inputs, const std::size_t* ranks, const int64_t* const* dims,
@@ -155,64 +138,8 @@ std::unique_ptr<plan::Plan> Operator::plan_to_shapes(
     return make_plan(num_inputs, shapes.data(), strides, out_strides, res);
 }
 
-const plan::Plan& Operator::planned() const {
-    if (!plan_) fail(BCAST_ERROR_INVALID_STATE, "the op has no plan: call bcast_op_plan first");
-    return *plan_;
-}
-
-void Operator::execute(const void* const* inputs, void* output) const {
-    const plan::Plan& p = planned();
-    exec::check_buffers(p, inputs, output);
-    exec::run(p, inputs, output);
-}
-
-std::size_t Operator::task_count(std::size_t max_tasks) const {
-    planned();  // refuses an op without a plan
-    if (max_tasks == 0) fail(BCAST_ERROR_INVALID_ARGUMENT, "max_tasks is 0");
-    return std::min(max_tasks_, max_tasks);  // = exec::task_count(plan, max_tasks)
-}
-
-void Operator::execute_task(const void* const* inputs, void* output, std::size_t task,
-                            std::size_t count) const {
-    const plan::Plan& p = planned();
-    if (task >= count) {
-        fail(BCAST_ERROR_INVALID_ARGUMENT, "task " + std::to_string(task) + " of " +
-                                               std::to_string(count) +
-                                               ": tasks are numbered 0 to count - 1");
-    }
-    exec::check_buffers(p, inputs, output);
-    exec::run_task(p, inputs, output, task, count);
-}
-
-namespace {
-
-struct PoolRun {
-    const plan::Plan* plan;
-    const void* const* inputs;
-    void* output;
-    std::size_t count;
-    static void task(void* self, std::size_t i) noexcept {
-        const auto* r = static_cast<const PoolRun*>(self);
-        exec::run_task(*r->plan, r->inputs, r->output, i, r->count);
-    }
-};
-
-}  // namespace
-
-void Operator::refuse_foreign_pool() {
-    fail(BCAST_ERROR_INVALID_STATE,
-         "the pool was created in another process (fork): create a pool in this one");
-}
-
-void Operator::execute_split(exec::Pool& pool, const void* const* inputs, void* output) const {
-    const plan::Plan& p = planned();
-    exec::check_buffers(p, inputs, output);
-    PoolRun run{&p, inputs, output, std::min(max_tasks_, pool.threads())};
-    pool.run(run.count, &PoolRun::task, &run);
-}
-
 std::string Operator::describe() const {
-    return plan::describe_json(opcode_, dtype_, rule_, axis_, plan_.get());
+    return plan::describe_json(opcode_, dtype_, rule_, axis_, current());
 }
 
 }  // namespace bcast

@@ -1,8 +1,9 @@
-// The object behind a bcast_op handle: the op's identity and parameters, and
-// its current plan. The C API layer only converts arguments and errors.
+// The object behind a bcast_op handle: the op's identity and parameters;
+// its plan, execution, tasks and pools are every handle's (planned.hpp). The
+// C API layer only converts arguments and errors.
 #pragma once
 
-#include "exec/pool.hpp"
+#include "handles/planned.hpp"
 #include "plan/plan.hpp"
 
 #include <memory>
@@ -11,7 +12,7 @@
 
 namespace bcast {
 
-class Operator {
+class Operator : public Planned<plan::Plan> {
 public:
     // Throws INVALID_ARGUMENT / UNSUPPORTED for unknown or unsupported pairs.
     Operator(bcast_opcode opcode, bcast_dtype dtype);
@@ -26,18 +27,6 @@ public:
                  const int64_t* target_dims, const int64_t* axes_mapping,
                  std::size_t axes_count, const int64_t* out_strides);
 
-    const plan::Plan& planned() const;  // INVALID_STATE without a plan
-    void execute(const void* const* inputs, void* output) const;
-    // Parallel execution (exec/tasks.hpp, exec/pool.hpp).
-    std::size_t task_count(std::size_t max_tasks) const;
-    void execute_task(const void* const* inputs, void* output, std::size_t task,
-                      std::size_t count) const;
-    // Inline, so that a small op's pool execute costs what execute does.
-    void execute_on(exec::Pool& pool, const void* const* inputs, void* output) const {
-        if (!pool.owned_by_this_process()) refuse_foreign_pool();
-        if (max_tasks_ <= 1 || pool.threads() <= 1) return execute(inputs, output);
-        execute_split(pool, inputs, output);
-    }
     std::string describe() const;
 
 private:
@@ -56,24 +45,12 @@ private:
                                                const int64_t* axes_mapping,
                                                std::size_t axes_count,
                                                const int64_t* out_strides) const;
-    // Installs planner()'s plan. On std::bad_alloc the op keeps its earlier
-    // plan (an OUT_OF_MEMORY leaves the handle unchanged); on a refusal it
-    // has none.
-    template <class Planner>
-    void replan(Planner&& planner);
-    [[noreturn]] static void refuse_foreign_pool();
-    void execute_split(exec::Pool& pool, const void* const* inputs, void* output) const;
 
     bcast_opcode opcode_;
     bcast_dtype dtype_;
     bcast_rule rule_ = BCAST_RULE_NUMPY;
     int64_t axis_ = -1;
     bcast_expand_mode expand_mode_ = BCAST_EXPAND_NUMPY;
-    std::unique_ptr<plan::Plan> plan_;
-    // exec::task_count(*plan_, SIZE_MAX), worked out once per plan (1 while
-    // there is none): a small op's pool execute then runs inline after one
-    // comparison.
-    std::size_t max_tasks_ = 1;
 };
 
 }  // namespace bcast

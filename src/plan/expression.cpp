@@ -1,11 +1,11 @@
-#include "fuse/expression.hpp"
+#include "plan/expression.hpp"
 
 #include "core/error.hpp"
 #include "core/op_info.hpp"
 
 #include <string>
 
-namespace bcast::fuse {
+namespace bcast::plan {
 namespace {
 
 std::string node_name(std::size_t index, const OpInfo* info) {
@@ -125,4 +125,4 @@ std::size_t Expression::output() const {
     return output_set_ ? output_ : num_values() - 1;
 }
 
-}  // namespace bcast::fuse
+}  // namespace bcast::plan

@@ -1,18 +1,17 @@
-#include "fuse/fused_plan.hpp"
+#include "plan/fused_plan.hpp"
 
 #include "core/checked.hpp"
 #include "core/error.hpp"
 #include "core/op_info.hpp"
+#include "core/op_weight.hpp"
 #include "kernels/dispatch.hpp"
-#include "kernels/simd/stream_threshold.hpp"
-#include "plan/layout.hpp"
 #include "rules/rules.hpp"
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
-namespace bcast::fuse {
+namespace bcast::plan {
 namespace {
 
 using AxisMap = std::array<int, kMaxRank>;  // a value's axis -> final output axis, or -1
@@ -31,7 +30,7 @@ struct Shapes {
 // The bytes an operand spans from its pointer (what a single op's plan
 // checks before it runs): SIZE_OVERFLOW where they do not fit.
 void check_span(const Shape& shape, const int64_t* user_strides, std::size_t elem_size) {
-    const std::array<int64_t, kMaxRank> own = plan::contiguous_strides(shape);
+    const std::array<int64_t, kMaxRank> own = contiguous_strides(shape);
     int64_t lo = 0, hi = 0;
     for (std::size_t k = 0; k < shape.rank; ++k) {
         const int64_t span = checked_mul(user_strides ? user_strides[k] : own[k], shape[k] - 1, "offset");
@@ -74,9 +73,12 @@ Shapes resolve_nodes(const Expression& e, const Shape* inputs, const int64_t* co
 // Builds leaves and steps from the output node down, composing placements.
 class Composer {
 public:
-    Composer(const Expression& e, const Shapes& shapes, const int64_t* const* strides, bool lay_out,
-             FusedPlan& p, plan::AlignedStrides& aligned)
-        : e_(e), shapes_(shapes), strides_(strides), lay_out_(lay_out), p_(p), aligned_(aligned) {}
+    Composer(const Expression& e, const Shapes& shapes, const int64_t* const* strides, FusedPlan& p)
+        : e_(e), shapes_(shapes), strides_(strides), p_(p) {}
+
+    // The leaves found so far, as the layout reads them.
+    const Read* reads() const { return reads_.data(); }
+    std::size_t num_reads() const { return num_reads_; }
 
     Source place(std::size_t value, AxisMap map) {
         const Shape& shape = shapes_.value[value];
@@ -99,23 +101,21 @@ private:
     };
 
     Source add_leaf(std::size_t input, const AxisMap& map) {
-        const std::size_t l = p_.num_leaves;
+        const std::size_t l = num_reads_;
         if (l >= kMaxInputs) {
             fail(BCAST_ERROR_UNSUPPORTED, "the expression reads its inputs along more than " +
                                               std::to_string(kMaxInputs) +
                                               " different placements");
         }
-        rules::Placement placement;
-        placement.out_axis = map;
-        if (lay_out_) {
-            plan::align_input(shapes_.value[input], strides_ ? strides_[input] : nullptr, placement,
-                              p_.out, l, aligned_);
-        }
-        p_.input_order[l] = input;
+        Read& read = reads_[l];
+        read.input = input;
+        read.shape = &shapes_.value[input];
+        read.strides = strides_ ? strides_[input] : nullptr;
+        read.placement.out_axis = map;
+        read.elem_size = dtype_size(e_.value_dtype(input));
         p_.leaf_dtype[l] = e_.value_dtype(input);
-        p_.elem_size[l] = dtype_size(e_.value_dtype(input));
         p_.leaf_gather[l] = kernels::select_kernels(BCAST_OP_COPY, e_.value_dtype(input)).kernels.strided;
-        ++p_.num_leaves;
+        ++num_reads_;
         return Source{true, l};
     }
 
@@ -162,15 +162,15 @@ private:
     const Expression& e_;
     const Shapes& shapes_;
     const int64_t* const* strides_;
-    bool lay_out_;
     FusedPlan& p_;
-    plan::AlignedStrides& aligned_;
     std::vector<Placed> placed_;
+    std::array<Read, kMaxInputs> reads_{};
+    std::size_t num_reads_ = 0;
 };
 
 std::size_t widest_element(const FusedPlan& p) {
-    std::size_t widest = p.elem_size[p.num_leaves];
-    for (std::size_t l = 0; l < p.num_leaves; ++l) widest = std::max(widest, p.elem_size[l]);
+    std::size_t widest = p.elem_size[p.num_inputs];
+    for (std::size_t l = 0; l < p.num_inputs; ++l) widest = std::max(widest, p.elem_size[l]);
     for (std::size_t s = 0; s < p.num_steps; ++s) widest = std::max(widest, p.steps[s].out_size);
     return widest;
 }
@@ -190,13 +190,13 @@ std::size_t block_for(std::size_t slots, std::size_t widest, std::size_t period)
 // output and the other leaves run on or stay constant, merges with that loop
 // into one line; the repeating leaves become patterns (fused_execute.cpp).
 void merge_patterns(FusedPlan& p) {
-    plan::LoopNest& nest = p.nest;
+    LoopNest& nest = p.nest;
     if (nest.num_loops < 2) return;
-    plan::Loop& inner = nest.loops[nest.num_loops - 1];
-    const plan::Loop& outer = nest.loops[nest.num_loops - 2];
+    Loop& inner = nest.loops[nest.num_loops - 1];
+    const Loop& outer = nest.loops[nest.num_loops - 2];
     const int64_t period = inner.extent;
     if (period > kMaxPattern || period < 2) return;
-    const std::size_t out = p.num_leaves;
+    const std::size_t out = p.num_inputs;
     const auto runs = [&](std::size_t o) { return inner.stride[o] == 1 && outer.stride[o] == period; };
     const auto constant = [&](std::size_t o) { return inner.stride[o] == 0 && outer.stride[o] == 0; };
     const auto repeats = [&](std::size_t o) { return inner.stride[o] == 1 && outer.stride[o] == 0; };
@@ -208,7 +208,7 @@ void merge_patterns(FusedPlan& p) {
     }
     if (!any) return;
     // Every slot must still hold a 64-element block and a period more.
-    if (block_for(p.num_leaves + p.num_steps, widest_element(p), static_cast<std::size_t>(period)) == 0) {
+    if (block_for(p.num_inputs + p.num_steps, widest_element(p), static_cast<std::size_t>(period)) == 0) {
         return;
     }
     for (std::size_t l = 0; l < out; ++l) {
@@ -228,11 +228,11 @@ void merge_patterns(FusedPlan& p) {
 // use (the last step writes the output, but a constant one needs a slot to
 // broadcast from).
 void assign_slots(FusedPlan& p) {
-    const plan::Loop& inner = p.nest.loops[p.nest.num_loops - 1];
+    const Loop& inner = p.nest.loops[p.nest.num_loops - 1];
     const bool single = inner.extent == 1;
     auto& leaf_scalar = p.leaf_scalar;
     std::size_t slots = 0;
-    for (std::size_t l = 0; l < p.num_leaves; ++l) {
+    for (std::size_t l = 0; l < p.num_inputs; ++l) {
         const int64_t stride = inner.stride[l];
         const bool pattern = p.leaf_period[l] > 0;
         leaf_scalar[l] = !single && !pattern && stride == 0;
@@ -275,7 +275,7 @@ void assign_slots(FusedPlan& p) {
     p.num_slots = slots;
     const std::size_t widest = widest_element(p);
     std::size_t longest_period = 0;
-    for (std::size_t l = 0; l < p.num_leaves; ++l) longest_period = std::max(longest_period, p.leaf_period[l]);
+    for (std::size_t l = 0; l < p.num_inputs; ++l) longest_period = std::max(longest_period, p.leaf_period[l]);
     // Slots of block + longest_period elements, in whole lines; the block a
     // multiple of 64 (merge_patterns made sure one fits).
     p.block = block_for(slots, widest, longest_period);
@@ -290,7 +290,7 @@ void assign_slots(FusedPlan& p) {
 // output's inner stride: the contiguous kernels where they fit, else the
 // strided one.
 void resolve_calls(FusedPlan& p) {
-    const std::size_t out = p.num_leaves;
+    const std::size_t out = p.num_inputs;
     const int64_t out_stride = p.nest.loops[p.nest.num_loops - 1].stride[out];
     for (std::size_t s = 0; s < p.num_steps; ++s) {
         Step& step = p.steps[s];
@@ -331,7 +331,7 @@ void resolve_calls(FusedPlan& p) {
 // over two leaves, each later step over the step before and a leaf, all of
 // chain_op()s in one dtype, none constant, the output contiguous.
 void choose_chain(FusedPlan& p) {
-    const std::size_t out = p.num_leaves;
+    const std::size_t out = p.num_inputs;
     if (p.num_steps < 2 || p.num_steps > kernels::kMaxChainLinks) return;
     if (p.nest.loops[p.nest.num_loops - 1].stride[out] != 1) return;
     const bcast_dtype dtype = p.steps[0].dtype;
@@ -373,7 +373,7 @@ void choose_chain(FusedPlan& p) {
 void set_chain_leaves(FusedPlan& p) {
     const bool from_memory = p.stream_split;
     p.chain_whole_lines = p.chain != nullptr;
-    for (std::size_t l = 0; l < p.num_leaves; ++l) {
+    for (std::size_t l = 0; l < p.num_inputs; ++l) {
         const bool copied = p.leaf_slot[l] != kNoSlot;  // a pattern or a gathered run
         p.chain_leaf[l] = p.leaf_scalar[l]        ? kernels::ChainLeaf::kScalar
                           : copied || !from_memory ? kernels::ChainLeaf::kCached
@@ -397,56 +397,29 @@ void plan_expression(const Expression& e, const Shape* inputs, const int64_t* co
     const Shapes shapes = resolve_nodes(e, inputs, strides);
     p.out = shapes.value[root];
     p.out_dtype = e.value_dtype(root);
-    const bool lay_out = element_count(p.out) > 0;
 
-    plan::AlignedStrides aligned;
-    Composer composer(e, shapes, strides, lay_out, p, aligned);
+    Composer composer(e, shapes, strides, p);
     AxisMap identity{};
     for (std::size_t i = 0; i < kMaxRank; ++i) identity[i] = static_cast<int>(i);
     composer.place(root, identity);
-
-    const std::size_t out = p.num_leaves;
-    p.elem_size[out] = dtype_size(p.out_dtype);
     p.copy_out = kernels::select_kernels(BCAST_OP_COPY, p.out_dtype).kernels;
-    aligned.num_operands = out + 1;
-    if (!lay_out) {
-        p.nest.num_operands = out + 1;
-        p.nest.empty = true;
-        return;
+    lay_out(p, composer.reads(), composer.num_reads(), out_strides, dtype_size(p.out_dtype));
+    if (!p.nest.empty) {
+        merge_patterns(p);
+        assign_slots(p);
+        resolve_calls(p);
+        choose_chain(p);
+        set_chain_leaves(p);
     }
-    plan::align_output(p.out, out_strides, out, aligned);
-    for (std::size_t o = 0; o <= out; ++o) {
-        plan::byte_range(p.out, aligned, o, p.elem_size[o], p.lo_byte[o], p.hi_byte[o]);
-    }
-    plan::check_output_does_not_self_overlap(p.out, aligned, out);
-    // In place only where every read of the input has the output's layout.
-    std::array<bool, kMaxInputs> read{};
-    p.same_layout_as_output.fill(true);
-    for (std::size_t l = 0; l < out; ++l) {
-        const std::size_t user = p.input_order[l];
-        read[user] = true;
-        p.same_layout_as_output[user] = p.same_layout_as_output[user] &&
-                                        p.elem_size[l] == p.elem_size[out] &&
-                                        plan::same_layout(p.out, aligned, l, out);
-    }
-    for (std::size_t i = 0; i < kMaxInputs; ++i) p.same_layout_as_output[i] &= read[i];
-
-    p.nest = plan::coalesce(p.out, aligned);
-    for (std::size_t l = 0; l < p.nest.num_loops; ++l) {
-        for (std::size_t o = 0; o <= out; ++o) {
-            p.byte_stride[l][o] = checked_mul(p.nest.loops[l].stride[o],
-                                              static_cast<int64_t>(p.elem_size[o]), "byte stride");
-        }
-    }
-    merge_patterns(p);
-    assign_slots(p);
-    resolve_calls(p);
-    choose_chain(p);
-
-    const uint64_t touched = plan::touched_bytes(p.lo_byte.data(), p.hi_byte.data(), out + 1);
-    p.stream = touched >= kernels::stream_threshold_bytes();
-    p.stream_split = touched >= kernels::split_stream_threshold_bytes();
-    set_chain_leaves(p);
+    // Each input and the output moved once, plus each step's work weighed
+    // as the bytes a plain op of its result moves.
+    uint64_t per_elem = 0;
+    for (std::size_t o = 0; o <= p.num_inputs; ++o) per_elem += p.elem_size[o];
+    for (std::size_t s = 0; s < p.num_steps; ++s) per_elem += op_weight(p.steps[s].kernel_op) * p.steps[s].out_size;
+    // A chain over whole lines takes whole rows of lines per call.
+    const std::size_t loops = p.nest.num_loops;
+    const std::size_t outer = p.chain_whole_lines && loops >= 2 ? loops - 2 : loops - (loops > 0 ? 1 : 0);
+    set_walk(p, outer, 0, per_elem);
 }
 
-}  // namespace bcast::fuse
+}  // namespace bcast::plan

@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace bcast::fuse {
+namespace bcast::plan {
 
 // Nodes per expression (the documented limit, BCAST_EXPR_MAX_NODES).
 constexpr std::size_t kMaxNodes = 16;
@@ -65,4 +65,4 @@ private:
     std::size_t output_ = 0;
 };
 
-}  // namespace bcast::fuse
+}  // namespace bcast::plan

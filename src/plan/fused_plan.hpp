@@ -14,16 +14,16 @@
 #pragma once
 
 #include "core/shape.hpp"
-#include "fuse/expression.hpp"
+#include "plan/expression.hpp"
 #include "kernels/kernel_table.hpp"
-#include "plan/loop_nest.hpp"
+#include "plan/layout.hpp"
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
-namespace bcast::fuse {
+namespace bcast::plan {
 
 // Placed evaluations after composition (a node used along two placements
 // counts twice); scratch slots that one block needs.
@@ -78,13 +78,11 @@ struct Step {
     std::array<bool, kMaxInputs> operand_scalar{};  // constant along the inner loop
 };
 
-struct FusedPlan {
-    Shape out;
+// The layout's reads are the leaves (plan/layout.hpp).
+struct FusedPlan : Layout {
     bcast_dtype out_dtype = 0;
-    std::size_t num_leaves = 0;  // kernel operands before the output
-    // Per leaf: the user input it reads, and a slot when its inner stride is
-    // neither 0 nor 1 element (gathered per block).
-    std::array<std::size_t, kMaxInputs> input_order{};
+    // Per leaf: its dtype, and a slot when its inner stride is neither 0
+    // nor 1 element (gathered per block).
     std::array<bcast_dtype, kMaxInputs> leaf_dtype{};
     std::array<std::size_t, kMaxInputs> leaf_slot{};
     std::array<bool, kMaxInputs> leaf_scalar{};  // constant along the inner loop, read in place
@@ -92,12 +90,9 @@ struct FusedPlan {
     // Per leaf: the period of a pattern read (0: none); a pattern leaf has a
     // slot that holds its period repeated over a block and one period more.
     std::array<std::size_t, kMaxInputs> leaf_period{};
-    std::array<std::size_t, plan::kMaxOperands> elem_size{};  // leaves, then the output
     std::array<Step, kMaxSteps> steps{};
     std::size_t num_steps = 0;  // the last one writes the output
 
-    plan::LoopNest nest;
-    std::array<plan::OperandStrides, kMaxRank> byte_stride{};
     std::size_t block = 0;       // elements per block
     std::size_t num_slots = 0;
     std::size_t slot_bytes = 0;  // per slot: block x the widest element, whole lines
@@ -108,15 +103,9 @@ struct FusedPlan {
     kernels::ChainFn chain = nullptr;
     kernels::Chain chain_links{};
     std::array<kernels::ChainLeaf, kMaxInputs> chain_leaf{};  // each leaf's kind
-    // The chain reads every leaf where it lies (no slot): its blocks need
-    // no scratch and run to the line's end.
+    // The chain reads every leaf where it lies (no slot): its walk's calls
+    // are whole rows of lines, and its blocks run to the line's end.
     bool chain_whole_lines = false;
-    bool stream = false;
-    bool stream_split = false;
-    const char* isa = "";
-
-    std::array<int64_t, plan::kMaxOperands> lo_byte{}, hi_byte{};
-    std::array<bool, kMaxInputs> same_layout_as_output{};  // by user input
 };
 
 // Plans e for these input shapes (user order), strides (NULL, or per input
@@ -133,4 +122,4 @@ void plan_expression(const Expression& e, const Shape* inputs, const int64_t* co
 // The expression and its plan (NULL: not planned) as JSON.
 std::string describe_json(const Expression& e, const FusedPlan* plan);
 
-}  // namespace bcast::fuse
+}  // namespace bcast::plan
