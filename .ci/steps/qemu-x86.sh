@@ -67,8 +67,8 @@ for pair in Nehalem:sse2 Haswell:avx2; do
   # numpy (the oracle) keeps to its SSE loops: its AVX2 np.maximum crashes
   # under qemu 7.2's Haswell model (numpy alone: np.maximum of float32
   # (2,4,3) and (1,1,1) arrays, SIGSEGV). bcast still runs its AVX2 kernels.
-  NPY_DISABLE_CPU_FEATURES="AVX2 FMA3" \
-    emulate "$cpu" /usr/bin/python3 tests/python/test_ctypes_numpy.py "$build/capi/libbcast.so.1" \
-    || fail "-cpu $cpu: python ctypes vs numpy"
+  NPY_DISABLE_CPU_FEATURES="AVX2 FMA3" BCAST_LIBRARY="$build/capi/libbcast.so.1" \
+    PYTHONDONTWRITEBYTECODE=1 emulate "$cpu" /usr/bin/python3 -m pytest -q -p no:cacheprovider \
+    tests/python/test_ctypes_numpy.py || fail "-cpu $cpu: python ctypes vs numpy"
   step "-cpu $cpu: passed in $((SECONDS - start)) s"
 done

@@ -1,13 +1,10 @@
-#!/usr/bin/python3
-"""libbcast through ctypes, checked against numpy.
+"""libbcast through ctypes, checked against numpy (pytest).
 
-Usage: /usr/bin/python3 test_ctypes_numpy.py /path/to/libbcast.so
-
-Loads the library with ctypes.CDLL(path, mode=os.RTLD_LOCAL), declares the
-prototypes it uses, and compares shape inference and element values with numpy
-(or, where numpy has no equivalent, with exact Python arithmetic). Prints each
-failure with its case and "python: N passed, M failed" at the end; the exit
-status is non-zero if anything failed.
+Loads the library named by BCAST_LIBRARY with ctypes.CDLL(path,
+mode=os.RTLD_LOCAL), declares the prototypes it uses, and compares shape
+inference and element values with numpy (or, where numpy has no equivalent,
+with exact Python arithmetic). Each test collects every failed check with its
+case, so one run shows them all, and fails if there is any.
 """
 import ctypes
 import math
@@ -16,6 +13,7 @@ import sys
 import warnings
 
 import numpy as np
+import pytest
 
 warnings.simplefilter("ignore")
 np.seterr(all="ignore")
@@ -74,10 +72,7 @@ def supported_dtypes(op):
 # ---------------------------------------------------------------------------
 # The library
 
-if len(sys.argv) != 2:
-    print("usage: test_ctypes_numpy.py /path/to/libbcast.so", file=sys.stderr)
-    sys.exit(2)
-lib = ctypes.CDLL(sys.argv[1], mode=os.RTLD_LOCAL)
+lib = ctypes.CDLL(os.environ["BCAST_LIBRARY"], mode=os.RTLD_LOCAL)
 
 c_i32, c_i64, c_size = ctypes.c_int32, ctypes.c_int64, ctypes.c_size_t
 P = ctypes.POINTER
@@ -119,20 +114,21 @@ bcast_isa = proto("bcast_isa", ctypes.c_char_p)
 bcast_set_max_isa = proto("bcast_set_max_isa", c_i32, ctypes.c_char_p)
 
 # ---------------------------------------------------------------------------
-# Bookkeeping
+# Bookkeeping: a test runs all its checks, then fails with every failed one.
 
-PASSED = 0
-FAILED = 0
+FAILURES = []
+
+
+@pytest.fixture(autouse=True)
+def all_checks_pass():
+    FAILURES.clear()
+    yield
+    assert not FAILURES, "%d failed checks:\n%s" % (len(FAILURES), "\n".join(FAILURES[:100]))
 
 
 def check(ok, case, detail=""):
-    global PASSED, FAILED
-    if ok:
-        PASSED += 1
-    else:
-        FAILED += 1
-        print("FAIL: %s%s" % (case, (": " + detail) if detail else ""))
-        sys.stdout.flush()
+    if not ok:
+        FAILURES.append("%s%s" % (case, (": " + detail) if detail else ""))
     return ok
 
 
@@ -1061,15 +1057,14 @@ def test_each_isa():
         if got in tested:
             continue
         tested.add(got)
-        before = FAILED
+        before = len(FAILURES)
         test_binary_ops(prefix="[%s] " % got.decode())
         test_variadic()
         test_copy()
         test_padded_output()
-        if FAILED != before:
-            print("  (the failures above were under max ISA %s)" % name.decode())
+        for i in range(before, len(FAILURES)):
+            FAILURES[i] += " (under max ISA %s)" % name.decode()
     check(bcast_set_max_isa(original) == OK and bcast_isa() == original, "restore max ISA")
-    print("python: kernel sets tested: %s" % ", ".join(sorted(t.decode() for t in tested)))
 
 
 def test_misc_contracts():
@@ -1175,24 +1170,3 @@ def test_bf16_roundtrip():
     x = np.float32([1.0, -2.5, 3.0e38, 1e-40, np.inf, 0.1])
     check(np.array_equal(bf16_to_f32(f32_to_bf16(bf16_to_f32(f32_to_bf16(x)))),
                          bf16_to_f32(f32_to_bf16(x))), "bf16 helper idempotent")
-
-
-def main():
-    tests = [test_bf16_roundtrip, test_basics, test_numpy_shape_inference,
-             test_other_rules_shape_inference, test_binary_ops, test_float_edge_cases,
-             test_variadic, test_select, test_logical_bytes, test_copy, test_rules_values,
-             test_padded_output, test_misc_contracts, test_errors_and_describe,
-             test_each_isa]
-    for t in tests:
-        try:
-            t()
-        except Exception as e:  # a crash in one group should not hide the others
-            import traceback
-            traceback.print_exc()
-            check(False, t.__name__ + " raised", repr(e))
-    print("python: %d passed, %d failed" % (PASSED, FAILED))
-    return 0 if FAILED == 0 else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())
