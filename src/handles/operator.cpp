@@ -1,7 +1,7 @@
 #include "handles/operator.hpp"
 
 #include "core/error.hpp"
-#include "core/op_info.hpp"
+#include "core/op_checks.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -10,54 +10,22 @@
 #include <vector>
 
 namespace bcast {
-namespace {
-
-const OpInfo& checked_info(bcast_opcode opcode, bcast_dtype dtype) {
-    const OpInfo* info = op_info(opcode);
-    if (!info) fail(BCAST_ERROR_INVALID_ARGUMENT, "unknown opcode " + std::to_string(opcode));
-    if (!valid_dtype(dtype)) fail(BCAST_ERROR_INVALID_ARGUMENT, "unknown dtype " + std::to_string(dtype));
-    if (!op_supports(opcode, dtype)) {
-        fail(BCAST_ERROR_UNSUPPORTED,
-             std::string(info->name) + " does not take dtype " + dtype_name(dtype));
-    }
-    return *info;
-}
-
-void check_arity(const OpInfo& info, std::size_t num_inputs) {
-    const auto n = static_cast<int64_t>(num_inputs);
-    if (n < info.min_inputs || n > info.max_inputs) {
-        std::string want = info.min_inputs == info.max_inputs
-                               ? std::to_string(info.min_inputs)
-                               : std::to_string(info.min_inputs) + " to " +
-                                     std::to_string(info.max_inputs);
-        fail(BCAST_ERROR_UNSUPPORTED, std::string(info.name) + " takes " + want +
-                                               " inputs, got " + std::to_string(num_inputs));
-    }
-}
-
-// SELECT's x (input 1) is the operand the others go into for one-sided rules.
-std::size_t primary_input(bcast_opcode opcode) { return opcode == BCAST_OP_SELECT ? 1 : 0; }
-
-}  // namespace
 
 Operator::Operator(bcast_opcode opcode, bcast_dtype dtype)
     : Planned("the op has no plan: call bcast_op_plan first"), opcode_(opcode), dtype_(dtype) {
-    checked_info(opcode, dtype);
+    const OpInfo& info = checked_op(opcode, "");
+    if (!valid_dtype(dtype)) fail(BCAST_ERROR_INVALID_ARGUMENT, "unknown dtype " + std::to_string(dtype));
+    check_supports(opcode, dtype, info.name);
 }
 
 void Operator::set_param(bcast_param param, int64_t value) {
     switch (param) {
         case BCAST_PARAM_RULE:
-            if (value < INT32_MIN || value > INT32_MAX || !rule_name(static_cast<bcast_rule>(value))) {
-                fail(BCAST_ERROR_INVALID_ARGUMENT, "unknown rule " + std::to_string(value));
-            }
+            check_rule(value, "");
             rule_ = static_cast<bcast_rule>(value);
             break;
         case BCAST_PARAM_AXIS:
-            if (value < -1) {
-                fail(BCAST_ERROR_INVALID_ARGUMENT,
-                     "axis " + std::to_string(value) + " is negative; only -1 (default) is allowed");
-            }
+            check_axis(value, "");
             axis_ = value;
             break;
         case BCAST_PARAM_EXPAND_MODE:
@@ -84,7 +52,7 @@ int64_t Operator::get_param(bcast_param param) const {
 
 std::vector<Shape> Operator::read_inputs(std::size_t num_inputs, const std::size_t* ranks,
                                          const int64_t* const* dims) const {
-    check_arity(*op_info(opcode_), num_inputs);
+    check_arity(*op_info(opcode_), num_inputs, op_info(opcode_)->name, "inputs");
     return make_input_shapes(num_inputs, ranks, dims);
 }
 
@@ -101,7 +69,7 @@ void Operator::plan(std::size_t num_inputs, const std::size_t* ranks, const int6
     replan([&] {
         const std::vector<Shape> shapes = read_inputs(num_inputs, ranks, dims);
         const rules::Resolution res =
-            rules::resolve(rule_, axis_, shapes.data(), num_inputs, primary_input(opcode_));
+            rules::resolve(rule_, axis_, shapes.data(), num_inputs, primary_operand(opcode_));
         return make_plan(num_inputs, shapes.data(), strides, out_strides, res);
     });
 }

@@ -1,7 +1,7 @@
 #include "plan/expression.hpp"
 
 #include "core/error.hpp"
-#include "core/op_info.hpp"
+#include "core/op_checks.hpp"
 
 #include <string>
 
@@ -45,26 +45,15 @@ bcast_dtype Expression::value_dtype(std::size_t value) const {
 std::size_t Expression::add_node(bcast_opcode opcode, bcast_rule rule, int64_t axis,
                                  std::size_t num_operands, const std::size_t* operands) {
     const std::size_t index = nodes_.size();
-    const OpInfo* info = op_info(opcode);
-    const std::string name = node_name(index, info);
-    if (!info) fail(BCAST_ERROR_INVALID_ARGUMENT, name + ": unknown opcode " + std::to_string(opcode));
+    const OpInfo& info = checked_op(opcode, node_name(index, nullptr) + ": ");
+    const std::string name = node_name(index, &info);
     if (index >= kMaxNodes) {
         fail(BCAST_ERROR_UNSUPPORTED, name + ": an expression holds at most " +
                                           std::to_string(kMaxNodes) + " nodes");
     }
-    if (!rule_name(rule)) fail(BCAST_ERROR_INVALID_ARGUMENT, name + ": unknown rule " + std::to_string(rule));
-    if (axis < -1) {
-        fail(BCAST_ERROR_INVALID_ARGUMENT,
-             name + ": axis " + std::to_string(axis) + " is negative; only -1 (default) is allowed");
-    }
-    const auto n = static_cast<int64_t>(num_operands);
-    if (n < info->min_inputs || n > info->max_inputs) {
-        fail(BCAST_ERROR_UNSUPPORTED, name + " takes " + std::to_string(info->min_inputs) +
-                                          (info->min_inputs == info->max_inputs
-                                               ? ""
-                                               : " to " + std::to_string(info->max_inputs)) +
-                                          " operands, got " + std::to_string(num_operands));
-    }
+    check_rule(rule, name + ": ");
+    check_axis(axis, name + ": ");
+    check_arity(info, num_operands, name, "operands");
     if (!operands) fail(BCAST_ERROR_INVALID_ARGUMENT, name + ": operands is NULL");
     for (std::size_t k = 0; k < num_operands; ++k) {
         if (operands[k] >= num_values()) {
@@ -92,9 +81,7 @@ std::size_t Expression::add_node(bcast_opcode opcode, bcast_rule rule, int64_t a
                      std::to_string(first_data) + " is " + dtype_name(dtype));
         }
     }
-    if (!op_supports(opcode, dtype)) {
-        fail(BCAST_ERROR_UNSUPPORTED, name + " does not take dtype " + dtype_name(dtype));
-    }
+    check_supports(opcode, dtype, name);
     Node node;
     node.opcode = opcode;
     node.rule = rule;

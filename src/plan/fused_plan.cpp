@@ -2,7 +2,7 @@
 
 #include "core/checked.hpp"
 #include "core/error.hpp"
-#include "core/op_info.hpp"
+#include "core/op_checks.hpp"
 #include "core/op_weight.hpp"
 #include "kernels/dispatch.hpp"
 #include "rules/rules.hpp"
@@ -52,7 +52,7 @@ Shapes resolve_nodes(const Expression& e, const Shape* inputs, const int64_t* co
         for (std::size_t j = 0; j < n.num_operands; ++j) operands[j] = s.value[n.operands[j]];
         try {
             s.node[k] = rules::resolve(n.rule, n.axis, operands.data(), n.num_operands,
-                                       n.opcode == BCAST_OP_SELECT ? 1 : 0);
+                                       primary_operand(n.opcode));
             const int64_t count = element_count(s.node[k].out);
             checked_mul(count, static_cast<int64_t>(dtype_size(n.out_dtype)), "output byte size");
             // Run alone, the node reads its operands where it writes anything:
