@@ -45,9 +45,19 @@ if OFFSET is None:
     def data_address(arr):
         """The address of arr's element (0, ..., 0) (an int; 0 for none)."""
         return arr.ctypes.data
+
+    def data_pointer(arr):
+        """arr's data pointer as a ctypes.c_void_p, to pass to the library."""
+        return _c_void_p(arr.ctypes.data)
 else:
     def data_address(arr, _from_address=_c_void_p.from_address, _id=id, _offset=OFFSET):
         """The address of arr's element (0, ..., 0) (an int; 0 for none);
         arr must be a numpy.ndarray."""
         return _from_address(_id(arr) + _offset).value or 0
+
+    def data_pointer(arr, _from_address=_c_void_p.from_address, _id=id, _offset=OFFSET):
+        """arr's data pointer as a ctypes.c_void_p, to pass to the library:
+        a view of the array's own data field, read when the call is made
+        (arr must be a numpy.ndarray that outlives the call)."""
+        return _from_address(_id(arr) + _offset)
 

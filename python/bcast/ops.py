@@ -16,6 +16,7 @@ scalar unless out= is given (select and expand return a 0-d array, as
 np.where and np.broadcast_to do); out=(array,) is accepted too.
 """
 
+from . import _arrays
 from ._run import apply, binary
 
 _KEYWORDS = "*, rule='numpy', axis=-1, out=None, dtype=None, threads=None"
