@@ -125,14 +125,15 @@ def convert(value, storage, bfloat16, what):
     if bfloat16:
         raise TypeError("%s: dtype='bfloat16' takes uint16 arrays of bfloat16 bits, not %s"
                         % (what, arr.dtype))
-    if not np.can_cast(arr.dtype, storage, "same_kind"):
-        raise TypeError("%s: cannot cast %s to %s" % (what, arr.dtype, storage))
-    if not hasattr(value, "dtype") and arr.dtype.kind in "iu" and storage.kind in "iu" and arr.size:
+    if not hasattr(value, "dtype") and arr.dtype.kind in "iu" and storage.kind in "iu":
+        # Python ints, as weak as a Python scalar: any integer dtype that holds them.
         info = np.iinfo(storage)
-        for bound in (arr.min(), arr.max()):
+        for bound in (arr.min(), arr.max()) if arr.size else ():
             if not info.min <= int(bound) <= info.max:
                 raise OverflowError("%s: Python integer %d out of bounds for %s"
                                     % (what, bound, storage))
+    elif not np.can_cast(arr.dtype, storage, "same_kind"):
+        raise TypeError("%s: cannot cast %s to %s" % (what, arr.dtype, storage))
     return np.asarray(arr, storage)
 
 

@@ -135,3 +135,40 @@ def test_a_forked_child_gets_its_own_shared_pool():
             os._exit(code)
     _, status = os.waitpid(pid, 0)
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+def test_closing_a_pool_while_a_call_runs_on_it_waits_for_the_call():
+    # close() on one Python thread while another runs a call on the pool: the
+    # call either completes with the right result (close() waited for it) or
+    # is refused cleanly (the pool was closed first); never freed under it.
+    import time
+    x, y = rand((1 << 22,)), rand((1 << 22,))
+    want = x + y
+    for attempt in range(6):
+        pool = bcast.Pool(2)
+        started, events = threading.Event(), []
+
+        def call():
+            started.set()
+            try:
+                got = bcast.add(x, y, threads=pool)
+                events.append(("done", time.monotonic(), np.array_equal(got, want)))
+            except ValueError as e:
+                events.append(("refused", time.monotonic(), "closed" in str(e)))
+
+        worker = threading.Thread(target=call)
+        worker.start()
+        started.wait()
+        time.sleep(0.001 * attempt)
+        pool.close()
+        closed_at = time.monotonic()
+        worker.join()
+        kind, at, right = events[0]
+        assert right, kind
+        if kind == "done":
+            assert at <= closed_at  # close() returned only after the call
+        with pytest.raises(ValueError, match="closed"):
+            bcast.add(x, y, threads=pool)
+        fused = bcast.fuse(lambda a, b: a * b)
+        with pytest.raises(ValueError, match="closed"):
+            fused(x, y, threads=pool)
