@@ -27,7 +27,7 @@ import threading
 import numpy as np
 
 from . import _arrays, _enums
-from ._call import cached, count_hit, execute, planned, signature
+from ._call import cached, count_hit, execute, key, planned
 from ._library import c_size, check, lib
 from ._plans import EXPR, Plan
 from .errors import InvalidArgumentError
@@ -232,8 +232,8 @@ class Fused:
             return Plan(EXPR, graph.new_handle(), _WHAT, graph.out_dtype, graph.scalar_result,
                         graph.consts)
 
-        key = (self._key, None if out is None else out.strides) + signature(arrays)
-        plan, hit = planned(key, make, list(arrays) + list(graph.consts), out)
+        plan, hit = planned(key((self._key,), arrays, out), make,
+                            list(arrays) + list(graph.consts), out)
         return plan, arrays, hit
 
     def __call__(self, *arrays, out=None, threads=None):
@@ -242,8 +242,7 @@ class Fused:
                 break
         else:
             if out is None or type(out) is _ndarray:
-                plan = cached((self._key, None if out is None else out.strides)
-                              + signature(arrays))
+                plan = cached(key((self._key,), arrays, out))
                 if plan is not None:
                     try:
                         result = execute(plan, arrays + plan.keep, out, threads)

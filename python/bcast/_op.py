@@ -6,7 +6,7 @@ import threading
 import numpy as np
 
 from . import _arrays, _enums
-from ._call import checked_inputs, execute
+from ._call import checked, execute
 from ._plans import OP, Plan, Shapes, contiguous_strides, new_handle
 from .errors import InvalidStateError
 
@@ -137,12 +137,17 @@ class Op:
         plan = self._plan
         if plan is None:
             raise InvalidStateError("%s: plan() first" % self._what)
-        # Every input an ndarray with the planned (shape, byte strides, dtype):
-        # one tuple comparison (written out for two inputs, the usual call).
+        # Every input (and out) an ndarray with the planned (shape, byte
+        # strides, dtype): one tuple comparison, written out for the usual call.
         if len(arrays) == 2:
             x, y = arrays
-            if (type(x) is _ndarray and type(y) is _ndarray and
-                    (x.shape, x.strides, x.dtype, y.shape, y.strides, y.dtype) == plan.signature):
-                return execute(plan, arrays, out, threads)
-        return execute(plan, checked_inputs(plan, arrays, self._code == _enums.BF16_CODE), out,
+            if type(x) is _ndarray and type(y) is _ndarray:
+                if out is None:
+                    if (x.shape, x.strides, x.dtype, y.shape, y.strides, y.dtype) == plan.signature:
+                        return execute(plan, arrays, None, threads)
+                elif (type(out) is _ndarray and
+                      (x.shape, x.strides, x.dtype, y.shape, y.strides, y.dtype,
+                       out.shape, out.strides, out.dtype) == plan.call_signature):
+                    return execute(plan, arrays, out, threads)
+        return execute(plan, checked(plan, arrays, out, self._code == _enums.BF16_CODE), out,
                        threads)

@@ -74,12 +74,13 @@ class Plan:
     the result's form. Whoever creates one plans it before sharing it; after
     that it is only executed (_call.execute)."""
 
-    __slots__ = ("handle", "kind", "what", "shape", "result_dtype", "scalar_result", "signature",
-                 "out_signature", "out_contiguous", "pack", "keep")
+    __slots__ = ("handle", "kind", "run", "what", "shape", "result_dtype", "scalar_result",
+                 "signature", "out_signature", "call_signature", "out_contiguous", "pack", "keep")
 
     def __init__(self, kind, handle, what, result_dtype, scalar_result=True, keep=()):
         self.handle = handle  # a ctypes.c_void_p, owned from here on
         self.kind = kind
+        self.run = kind.execute  # bcast_op_execute or bcast_expr_execute
         self.what = what  # names the caller in messages: "bcast.add", "bcast.Op('add')"...
         self.result_dtype = result_dtype
         # A 0-d result without out= is a numpy scalar, as from a ufunc.
@@ -115,6 +116,7 @@ class Plan:
         itemsize = self.result_dtype.itemsize
         self.out_signature = (self.shape, tuple(s * itemsize for s in strides), self.result_dtype)
         self.signature = signature
+        self.call_signature = signature + self.out_signature  # with out=, for bcast.Op
         # pack(*addresses): the inputs' addresses as the C array the execute
         # reads, in a bytes object (a fifth of the cost of a ctypes array;
         # immutable, so threads may share one).

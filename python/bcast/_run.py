@@ -2,7 +2,7 @@
 
 Plans are cached under everything that decides them: the op, the dtype=
 argument, rule, axis, expand target, mode and mapping, and every input's
-shape, byte strides and dtype, and the output's strides when out= is given.
+shape, byte strides and dtype, and out's too when out= is given.
 A call whose inputs are all ndarrays looks its plan up straight away (the
 hot path); anything else (Python scalars, lists, other dtypes, copies the
 library needs) is prepared first and then looked up the same way, under the
@@ -14,7 +14,7 @@ copies what the library cannot read in place.
 import numpy as np
 
 from . import _arrays, _enums
-from ._call import cached, count_hit, execute, planned, signature
+from ._call import cached, count_hit, execute, key, planned
 from ._fuse import is_traced, traced_call
 from ._plans import OP, Plan, new_handle
 from ._pool import pool_for
@@ -27,8 +27,12 @@ def binary(op, x, y, rule, axis, out, dtype, threads=None):
     """apply() for two inputs, the hot path written out: most calls are this one."""
     if (dtype is None and type(x) is _ndarray and type(y) is _ndarray and type(axis) is int
             and (out is None or type(out) is _ndarray)):
-        plan = cached((op, rule, axis, None, None if out is None else out.strides,
-                       x.shape, x.strides, x.dtype, y.shape, y.strides, y.dtype))
+        if out is None:
+            plan = cached((op, rule, axis, None, None,
+                           x.shape, x.strides, x.dtype, y.shape, y.strides, y.dtype))
+        else:
+            plan = cached((op, rule, axis, None, out.shape, out.strides, out.dtype,
+                           x.shape, x.strides, x.dtype, y.shape, y.strides, y.dtype))
         if plan is not None:
             try:
                 result = execute(plan, (x, y), out, threads)
@@ -60,8 +64,7 @@ def apply(op, values, *, rule="numpy", axis=-1, out=None, dtype=None, condition=
             if type(v) is not _ndarray:
                 break
         else:
-            plan = cached((op, rule, axis, None, None if out is None else out.strides)
-                          + signature(values))
+            plan = cached(key((op, rule, axis, None), values, out))
             if plan is not None:
                 try:
                     result = execute(plan, values, out, pool)
@@ -87,13 +90,13 @@ def apply(op, values, *, rule="numpy", axis=-1, out=None, dtype=None, condition=
     extra = None
     if dtype is not None or target is not None:
         extra = (dtype, target, expand_mode, axes_mapping)
-    key = (op, rule, axis, extra, None if out is None else out.strides) + signature(arrays)
 
     def make():
         return Plan(OP, new_handle(_enums.opcode(op), code, rule_code, axis, mode_code), what,
                     result_dtype, op not in _enums.ARRAY_RESULT_OPS)
 
-    plan, hit = planned(key, make, arrays, out, target, axes_mapping)
+    plan, hit = planned(key((op, rule, axis, extra), arrays, out), make, arrays, out, target,
+                        axes_mapping)
     result = execute(plan, arrays, out, pool)
     if hit:
         count_hit()
