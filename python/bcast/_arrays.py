@@ -158,8 +158,9 @@ def prepare_data(values, dtype, what, bools_apart=False):
         for other in typed[1:]:
             if other.newbyteorder("=") != first:
                 raise TypeError("%s: inputs have different dtypes %s and %s; bcast does not "
-                                "promote, convert them first (or pass dtype=)"
-                                % (what, first, other.newbyteorder("=")))
+                                "promote, convert them first%s"
+                                % (what, first, other.newbyteorder("="),
+                                   "" if bools_apart else " (or pass dtype=)"))
         dtype = first
     code, storage = storage_dtype(dtype)
     bfloat16 = code == _enums.BF16_CODE
