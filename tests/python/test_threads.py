@@ -140,11 +140,13 @@ def test_a_forked_child_gets_its_own_shared_pool():
 def test_closing_a_pool_while_a_call_runs_on_it_waits_for_the_call():
     # close() on one Python thread while another runs a call on the pool: the
     # call either completes with the right result (close() waited for it) or
-    # is refused cleanly (the pool was closed first); never freed under it.
+    # is refused cleanly (the pool was closed first); the pool is never freed
+    # under a running call (which crashed or hung before, and which ASan
+    # builds of this test report).
     import time
     x, y = rand((1 << 22,)), rand((1 << 22,))
     want = x + y
-    for attempt in range(6):
+    for attempt in range(8):
         pool = bcast.Pool(2)
         started, events = threading.Event(), []
 
@@ -152,23 +154,23 @@ def test_closing_a_pool_while_a_call_runs_on_it_waits_for_the_call():
             started.set()
             try:
                 got = bcast.add(x, y, threads=pool)
-                events.append(("done", time.monotonic(), np.array_equal(got, want)))
+                events.append(("done", np.array_equal(got, want)))
             except ValueError as e:
-                events.append(("refused", time.monotonic(), "closed" in str(e)))
+                events.append(("refused", "closed" in str(e)))
 
-        worker = threading.Thread(target=call)
+        # Daemon threads, joined with a bound: a hang fails the test, not the run.
+        worker = threading.Thread(target=call, daemon=True)
         worker.start()
         started.wait()
-        time.sleep(0.001 * attempt)
-        pool.close()
-        closed_at = time.monotonic()
-        worker.join()
-        kind, at, right = events[0]
-        assert right, kind
-        if kind == "done":
-            assert at <= closed_at  # close() returned only after the call
+        time.sleep(0.0005 * attempt)
+        closer = threading.Thread(target=pool.close, daemon=True)
+        closer.start()
+        closer.join(60)
+        worker.join(60)
+        assert not closer.is_alive() and not worker.is_alive(), "close() or the call hung"
+        assert len(events) == 1 and events[0][1], events
+        assert pool.threads == 0
         with pytest.raises(ValueError, match="closed"):
             bcast.add(x, y, threads=pool)
-        fused = bcast.fuse(lambda a, b: a * b)
         with pytest.raises(ValueError, match="closed"):
-            fused(x, y, threads=pool)
+            bcast.fuse(lambda a, b: a * b)(x, y, threads=pool)
