@@ -1,12 +1,13 @@
-"""numpy arrays in, C pointers and element strides out.
+"""Every check of a call's arguments: values in, arrays the library can read
+out; out= and the scalar arguments (axis, shapes, counts).
 
 bcast does not promote: every data input must have the same dtype (a
 TypeError names both otherwise), Python scalars and lists take the arrays'
-dtype. Arrays are used in place whenever the library can read them: any
-strides, negative included, are passed as element strides with a pointer to
-element [0, ..., 0] (exactly ndarray.ctypes.data). Only inputs in a foreign
-byte order, misaligned, or with strides that are not a whole number of
-elements are copied first.
+dtype when their values fit it. Arrays are used in place whenever the library
+can read them: any strides, negative included, are passed as element strides
+with a pointer to element [0, ..., 0] (exactly ndarray.ctypes.data). Only
+inputs in a foreign byte order, misaligned, or with strides that are not a
+whole number of elements are copied first.
 """
 
 import operator
@@ -17,8 +18,28 @@ from . import _enums
 from .errors import UnsupportedError
 
 
+def as_int(value, what):
+    """value as an int: anything operator.index takes, except bool."""
+    if isinstance(value, bool):
+        raise TypeError("%s must be an int, not bool" % what)
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError("%s must be an int, not %s" % (what, type(value).__name__)) from None
+
+
+def as_axis(axis, what):
+    """An axis argument as an int (the library's int64_t)."""
+    axis = as_int(axis, what + ": axis")
+    if not -2 ** 63 <= axis < 2 ** 63:
+        raise OverflowError("%s: axis %d does not fit int64" % (what, axis))
+    return axis
+
+
 def as_shape(shape):
     """A tuple of ints from an int, a sequence of ints, or anything with .shape."""
+    if shape is None or isinstance(shape, (str, bytes)):
+        raise TypeError("a shape must be an int or a sequence of ints, not %r" % (shape,))
     if hasattr(shape, "shape"):
         return tuple(shape.shape)
     try:
@@ -35,12 +56,21 @@ def element_strides(arr):
     return [s // arr.itemsize for s in arr.strides]
 
 
+def same_layout(strides, planned, shape):
+    """True when `strides` address the same elements of an array of `shape`
+    as `planned`: they may differ only along axes of extent 1, or anywhere
+    when the array has no elements."""
+    if 0 in shape:
+        return True
+    return all(s == p for s, p, d in zip(strides, planned, shape) if d != 1)
+
+
 def _readable_in_place(arr):
     return (arr.dtype.isnative and arr.flags.aligned
             and all(s % arr.itemsize == 0 for s in arr.strides))
 
 
-def _usable(arr):
+def usable(arr):
     """arr itself, or a native, aligned copy when the library cannot read it."""
     if _readable_in_place(arr):
         return arr
@@ -84,7 +114,9 @@ def _python_scalar(value, storage, what):
 
 
 def convert(value, storage, bfloat16, what):
-    """value as an array of `storage` (no copy when it already is one)."""
+    """value as an array of `storage` (no copy when it already is one).
+    Values that come from Python (lists, tuples: no dtype of their own) must
+    fit an integer storage, as a Python int must (OverflowError)."""
     if type(value) in (bool, int, float) and not bfloat16:
         return _python_scalar(value, storage, what)
     arr = np.asarray(value)
@@ -93,29 +125,47 @@ def convert(value, storage, bfloat16, what):
     if bfloat16:
         raise TypeError("%s: dtype='bfloat16' takes uint16 arrays of bfloat16 bits, not %s"
                         % (what, arr.dtype))
-    if not np.can_cast(arr.dtype, storage, "same_kind"):
+    if not hasattr(value, "dtype") and arr.dtype.kind in "iu" and storage.kind in "iu":
+        # Python ints, as weak as a Python scalar: any integer dtype that holds them.
+        info = np.iinfo(storage)
+        for bound in (arr.min(), arr.max()) if arr.size else ():
+            if not info.min <= int(bound) <= info.max:
+                raise OverflowError("%s: Python integer %d out of bounds for %s"
+                                    % (what, bound, storage))
+    elif not np.can_cast(arr.dtype, storage, "same_kind"):
         raise TypeError("%s: cannot cast %s to %s" % (what, arr.dtype, storage))
     return np.asarray(arr, storage)
 
 
-def prepare_data(values, dtype, what):
+def _is_bool(value):
+    return (isinstance(value, (bool, np.bool_))
+            or getattr(value, "dtype", None) == np.bool_)
+
+
+def prepare_data(values, dtype, what, bools_apart=False):
     """The data inputs as arrays of one dtype: (arrays, bcast_dtype, storage dtype).
     With dtype=None the inputs' own dtype is used and must agree; with an
-    explicit dtype every input is converted to it ('same_kind' casting)."""
+    explicit dtype every input is converted to it ('same_kind' casting).
+    bools_apart: bool values (conditions of a fused function) stay bool
+    arrays and are not part of the agreement."""
+    apart = [bools_apart and dtype is None and _is_bool(v) for v in values]
+    data = [v for v, b in zip(values, apart) if not b]
     if dtype is None:
-        typed = [np.asarray(v).dtype for v in values if hasattr(v, "dtype")]
+        typed = [np.asarray(v).dtype for v in data if hasattr(v, "dtype")]
         if not typed:  # only Python scalars and lists: numpy's own choice
-            typed = [np.result_type(*[np.asarray(v) for v in values])]
-        first = typed[0].newbyteorder("=")
+            typed = [np.result_type(*[np.asarray(v) for v in data])] if data else [np.bool_]
+        first = np.dtype(typed[0]).newbyteorder("=")
         for other in typed[1:]:
             if other.newbyteorder("=") != first:
                 raise TypeError("%s: inputs have different dtypes %s and %s; bcast does not "
-                                "promote, convert them first (or pass dtype=)"
-                                % (what, first, other.newbyteorder("=")))
+                                "promote, convert them first%s"
+                                % (what, first, other.newbyteorder("="),
+                                   "" if bools_apart else " (or pass dtype=)"))
         dtype = first
     code, storage = storage_dtype(dtype)
     bfloat16 = code == _enums.BF16_CODE
-    arrays = [_usable(convert(v, storage, bfloat16, what)) for v in values]
+    arrays = [prepare_condition(v, what) if b else usable(convert(v, storage, bfloat16, what))
+              for v, b in zip(values, apart)]
     return arrays, code, storage
 
 
@@ -123,7 +173,7 @@ def prepare_condition(value, what):
     arr = np.asarray(value)
     if arr.dtype != np.bool_:
         raise TypeError("%s: the condition must be a bool array, not %s" % (what, arr.dtype))
-    return _usable(arr)
+    return usable(arr)
 
 
 def check_out(out, dtype, what):
@@ -144,3 +194,31 @@ def check_out_shape(out, shape, what):
     if out.shape != tuple(shape):
         raise ValueError("%s: out has shape %s, the result has shape %s"
                          % (what, out.shape, tuple(shape)))
+
+
+def check_out_planned(out, signature, contiguous, what):
+    """out= of a planned call: check_out's checks, then the planned shape and
+    byte strides (signature: (shape, byte strides, dtype); the strides may
+    differ along extent-1 axes)."""
+    shape, strides, dtype = signature
+    check_out(out, dtype, what)
+    check_out_shape(out, shape, what)
+    if out.strides != strides and not same_layout(out.strides, strides, shape):
+        if contiguous:
+            raise ValueError("%s: out has byte strides %s, the plan is for a contiguous "
+                             "output (plan with out_strides)" % (what, out.strides))
+        raise ValueError("%s: out has byte strides %s, the plan is for %s"
+                         % (what, out.strides, strides))
+
+
+def check_input(arr, i, shape, strides, dtype, what):
+    """Input i of a planned call against the plan's (shape, byte strides,
+    dtype) of it: arr is an ndarray (convert() made it one)."""
+    if arr.dtype != dtype:
+        raise TypeError("%s: input %d has dtype %s, the op is for %s" % (what, i, arr.dtype, dtype))
+    if arr.shape != shape:
+        raise ValueError("%s: input %d has shape %s, the plan is for %s"
+                         % (what, i, arr.shape, shape))
+    if arr.strides != strides and not same_layout(arr.strides, strides, shape):
+        raise ValueError("%s: input %d has byte strides %s, the plan is for %s"
+                         % (what, i, arr.strides, strides))

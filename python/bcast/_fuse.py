@@ -9,9 +9,12 @@ operators + - * / ** < <= > >= == != & | ^ and the op functions
 add nodes; Python numbers become 0-d inputs of the data dtype. The trace runs
 once per combination of input dtypes, at the first call with them; the
 function must not branch on values. A call plans for the arrays' shapes and
-strides (kept per layout, up to 16) and runs bcast_expr_execute: the result is
-exactly what the same ops give one by one (bcast's exactness rule), without
-the intermediate arrays. Limits: 16 nodes, 16 inputs (arguments and distinct
+strides (plans are kept in the package's plan cache, as the op functions'
+are) and runs bcast_expr_execute: the result is exactly what the same ops
+give one by one (bcast's exactness rule, and a 0-d result is a numpy scalar
+as theirs is), without the intermediate arrays. Inputs follow the op
+functions' dtype rule: every non-bool input has the same dtype (TypeError
+otherwise), bool inputs are conditions. Limits: 16 nodes, 16 inputs (arguments and distinct
 constants together), 16 placed reads of inputs and 32 placed evaluations of
 nodes (a value used under two different broadcast placements counts twice).
 """
@@ -20,36 +23,17 @@ import ctypes
 import inspect
 import json
 import threading
-from collections import OrderedDict
 
 import numpy as np
 
 from . import _arrays, _enums
-from ._address import data_address
-from ._library import c_i64, c_size, c_void_p, check, lib
-from ._pool import pool_handle
+from ._call import cached, count_hit, execute, key, planned
+from ._library import c_size, check, lib
+from ._plans import EXPR, Plan
+from .errors import InvalidArgumentError
 
-P_size = ctypes.POINTER(c_size)
-PP_i64 = ctypes.POINTER(ctypes.POINTER(c_i64))
-
-_api = {
-    "bcast_expr_create": (ctypes.c_int32, [ctypes.c_int32, c_size, ctypes.POINTER(c_void_p)]),
-    "bcast_expr_set_input_dtype": (ctypes.c_int32, [c_void_p, c_size, ctypes.c_int32]),
-    "bcast_expr_add_node": (ctypes.c_int32, [c_void_p, ctypes.c_int32, ctypes.c_int32, c_i64, c_size,
-                                             P_size, P_size]),
-    "bcast_expr_set_output": (ctypes.c_int32, [c_void_p, c_size]),
-    "bcast_expr_plan": (ctypes.c_int32, [c_void_p, c_size, P_size, PP_i64, PP_i64,
-                                         ctypes.POINTER(c_i64)]),
-    "bcast_expr_output_shape": (ctypes.c_int32, [c_void_p, c_size, P_size, ctypes.POINTER(c_i64)]),
-    "bcast_expr_execute": (ctypes.c_int32, [c_void_p, c_void_p, c_void_p]),
-    "bcast_expr_execute_pool": (ctypes.c_int32, [c_void_p, c_void_p, c_void_p, c_void_p]),
-    "bcast_expr_describe": (c_size, [c_void_p, ctypes.c_char_p, c_size]),
-    "bcast_expr_destroy": (None, [c_void_p]),
-}
-_c = {}
-for _name, (_res, _args) in _api.items():
-    _c[_name] = lib[_name]
-    _c[_name].restype, _c[_name].argtypes = _res, _args
+_ndarray = np.ndarray
+_WHAT = "bcast.fuse"
 
 _BOOL = np.dtype(np.bool_)
 
@@ -127,19 +111,28 @@ class _Trace:
                 raise ValueError("bcast.fuse: a symbol of another traced function")
             return value
         dtype = _BOOL if isinstance(value, (bool, np.bool_)) else self.data_dtype
-        const = np.ascontiguousarray(_arrays.convert(value, dtype, False, "bcast.fuse constant"))
+        # A number is a 0-d input, as an op function takes it; an array keeps its shape.
+        const = _arrays.usable(_arrays.convert(value, dtype, False, "bcast.fuse constant"))
         for k, seen in enumerate(self.consts):  # one input per distinct constant
-            if seen.dtype == const.dtype and seen.tobytes() == const.tobytes():
+            if (seen.dtype == const.dtype and seen.shape == const.shape
+                    and seen.tobytes() == const.tobytes()):
                 return Symbol(self, ("const", k), dtype)
         self.consts.append(const)
         return Symbol(self, ("const", len(self.consts) - 1), dtype)
 
     def node(self, name, values, rule="numpy", axis=-1):
+        what = "bcast.fuse: %s()" % name
         operands = [self.operand(v) for v in values]
-        data = operands[1] if name == "select" else operands[0]
-        dtype = _BOOL if name in _enums.BOOL_RESULT_OPS else data.dtype
-        self.nodes.append((_enums.opcode(name), _enums.rule_code(rule), int(axis),
-                           [o.ref for o in operands]))
+        data = operands[1:] if name == "select" else operands
+        if name == "select" and operands[0].dtype != _BOOL:
+            raise TypeError("%s: the condition must be bool, not %s" % (what, operands[0].dtype))
+        for other in data[1:]:  # as the op functions: no promotion
+            if other.dtype != data[0].dtype:
+                raise TypeError("%s: inputs have different dtypes %s and %s; bcast does not "
+                                "promote, convert them first" % (what, data[0].dtype, other.dtype))
+        dtype = _BOOL if name in _enums.BOOL_RESULT_OPS else data[0].dtype
+        self.nodes.append((_enums.opcode(name), _enums.rule_code(rule),
+                           _arrays.as_axis(axis, what), [o.ref for o in operands]))
         self.node_dtypes.append(dtype)
         return Symbol(self, ("node", len(self.nodes) - 1), dtype)
 
@@ -157,24 +150,9 @@ def is_traced(values):
     return any(isinstance(v, Symbol) for v in values)
 
 
-class _Planned:
-    """A planned bcast_expr handle; destroyed when the last reference goes (a
-    call running on it holds one, so eviction from the cache never frees a
-    handle in use)."""
-
-    __slots__ = ("handle", "shape")
-
-    def __init__(self, handle, shape):
-        self.handle, self.shape = handle, shape
-
-    def __del__(self):
-        if self.handle and _c is not None:
-            _c["bcast_expr_destroy"](self.handle)
-            self.handle = None
-
-
-class _Built:
-    """One traced graph for one combination of input dtypes, and its plans."""
+class _Graph:
+    """One traced function for one combination of input dtypes: the nodes to
+    give each new bcast_expr handle, and the constants that go with every call."""
 
     def __init__(self, fn, dtypes):
         trace = _Trace(dtypes)
@@ -182,68 +160,37 @@ class _Built:
         if not isinstance(result, Symbol) or result.ref[0] != "node":
             raise TypeError("bcast.fuse: the function must return an op of its arguments, "
                             "not %r" % (result,))
-        self.consts = trace.consts
-        self.num_inputs = len(dtypes) + len(self.consts)
+        self.consts = tuple(trace.consts)
         self.input_dtypes = list(dtypes) + [c.dtype for c in self.consts]
         self.out_dtype = result.dtype
         self.nodes, self.output = trace.nodes, result.ref[1]
+        # The node that gives the result decides its form, as for the op functions.
+        output_op = list(_enums.OPCODES)[self.nodes[self.output][0]]
+        self.scalar_result = output_op not in _enums.ARRAY_RESULT_OPS
         self.data_code = _arrays.storage_dtype(trace.data_dtype)[0]
-        self._plans = OrderedDict()  # layout -> (handle, output shape)
-        self._lock = threading.Lock()
-        self.handle_for(None)  # refusals of the graph itself surface at the first call
+        lib.bcast_expr_destroy(self.new_handle())  # refusals of the graph surface now
 
-    def _new_handle(self):
-        handle = c_void_p()
-        check(_c["bcast_expr_create"](self.data_code, self.num_inputs, ctypes.byref(handle)))
+    def new_handle(self):
+        """A new bcast_expr handle holding the graph (a ctypes.c_void_p the
+        caller owns). Every input's dtype is declared, so the library checks
+        each node's operands against what the arrays hold."""
+        handle = ctypes.c_void_p()
+        count = len(self.input_dtypes)
+        check(lib.bcast_expr_create(self.data_code, count, ctypes.byref(handle)))
         try:
             for i, d in enumerate(self.input_dtypes):
-                if d == _BOOL:
-                    check(_c["bcast_expr_set_input_dtype"](handle, i, _enums.BOOL_CODE))
-            first_node = self.num_inputs
-            base = {"in": 0, "const": len(self.input_dtypes) - len(self.consts), "node": first_node}
+                code = _arrays.storage_dtype(d)[0]
+                if code != self.data_code:
+                    check(lib.bcast_expr_set_input_dtype(handle, i, code))
+            base = {"in": 0, "const": count - len(self.consts), "node": count}
             for opcode, rule, axis, refs in self.nodes:
                 ids = (c_size * len(refs))(*[base[kind] + k for kind, k in refs])
-                check(_c["bcast_expr_add_node"](handle, opcode, rule, axis, len(refs), ids, None))
-            check(_c["bcast_expr_set_output"](handle, first_node + self.output))
+                check(lib.bcast_expr_add_node(handle, opcode, rule, axis, len(refs), ids, None))
+            check(lib.bcast_expr_set_output(handle, count + self.output))
         except BaseException:
-            _c["bcast_expr_destroy"](handle)
+            lib.bcast_expr_destroy(handle)
             raise
         return handle
-
-    def handle_for(self, arrays, out_strides=None):
-        """The handle planned for these arrays' shapes and strides."""
-        if arrays is None:
-            _c["bcast_expr_destroy"](self._new_handle())
-            return None
-        key = (tuple((a.shape, a.strides) for a in arrays), out_strides)
-        with self._lock:
-            found = self._plans.get(key)
-            if found is not None:
-                self._plans.move_to_end(key)
-                return found
-        handle = self._new_handle()
-        n = len(arrays)
-        ranks = (c_size * n)(*[a.ndim for a in arrays])
-        dims = [(c_i64 * max(a.ndim, 1))(*a.shape) for a in arrays]
-        strides = [(c_i64 * max(a.ndim, 1))(*[s // a.itemsize for s in a.strides]) for a in arrays]
-        dims_p = (ctypes.POINTER(c_i64) * n)(*[ctypes.cast(d, ctypes.POINTER(c_i64)) for d in dims])
-        strides_p = (ctypes.POINTER(c_i64) * n)(*[ctypes.cast(s, ctypes.POINTER(c_i64)) for s in strides])
-        out_p = None if out_strides is None else (c_i64 * max(len(out_strides), 1))(*out_strides)
-        try:
-            check(_c["bcast_expr_plan"](handle, n, ranks, dims_p, strides_p, out_p))
-            shape = (c_i64 * 32)()
-            rank = c_size()
-            check(_c["bcast_expr_output_shape"](handle, 32, ctypes.byref(rank), shape))
-        except BaseException:
-            _c["bcast_expr_destroy"](handle)
-            raise
-        planned = _Planned(handle, tuple(shape[:rank.value]))
-        with self._lock:  # another thread may have planned the same layout meanwhile
-            planned = self._plans.setdefault(key, planned)
-            self._plans.move_to_end(key)
-            while len(self._plans) > 16:
-                self._plans.popitem(last=False)  # freed when no call holds it
-        return planned
 
 
 class Fused:
@@ -254,63 +201,65 @@ class Fused:
         if any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params):
             raise TypeError("bcast.fuse: the function takes positional arguments only")
         self._fn, self._arity = fn, len(params)
-        self._built = {}
+        self._graphs = {}  # input dtypes -> _Graph
         self._lock = threading.Lock()
+        self._key = object()  # this function in the plan cache's keys
         self.__doc__ = getattr(fn, "__doc__", None)
 
-    def _prepare(self, arrays):
-        if len(arrays) != self._arity:
-            raise TypeError("bcast.fuse: the function takes %d arrays, got %d"
-                            % (self._arity, len(arrays)))
-        found = [a for a in arrays if isinstance(a, np.ndarray) and a.dtype != _BOOL]
-        data = found[0].dtype if found else None
-        prepared = []
-        for i, a in enumerate(arrays):
-            if not isinstance(a, np.ndarray):
-                if isinstance(a, (bool, np.bool_)):
-                    target = _BOOL
-                else:
-                    target = data if data is not None else np.asarray(a).dtype
-                a = _arrays.convert(a, target, False, "bcast.fuse argument %d" % i)
-            prepared.append(_arrays._usable(a))  # native, aligned, whole-element strides
-        dtypes = tuple(a.dtype for a in prepared)
+    def _graph(self, arrays):
+        dtypes = tuple(a.dtype for a in arrays)
         with self._lock:
-            built = self._built.get(dtypes)
-        if built is None:
-            built = _Built(self._fn, dtypes)
+            graph = self._graphs.get(dtypes)
+        if graph is None:
+            graph = _Graph(self._fn, dtypes)
             with self._lock:
-                built = self._built.setdefault(dtypes, built)
-        return built, prepared + built.consts
+                graph = self._graphs.setdefault(dtypes, graph)
+        return graph
+
+    def _prepare(self, values, out):
+        """(plan, arrays, cached) for a call: the arguments as arrays the
+        library reads (one data dtype, bool apart), the plan from the cache
+        or planned for them and out's layout."""
+        if len(values) != self._arity:
+            raise TypeError("bcast.fuse: the function takes %d arrays, got %d"
+                            % (self._arity, len(values)))
+        arrays = _arrays.prepare_data(values, None, _WHAT, bools_apart=True)[0]
+        graph = self._graph(arrays)
+        if out is not None:
+            _arrays.check_out(out, graph.out_dtype, _WHAT)
+
+        def make():
+            return Plan(EXPR, graph.new_handle(), _WHAT, graph.out_dtype, graph.scalar_result,
+                        graph.consts)
+
+        plan, hit = planned(key((self._key,), arrays, out), make,
+                            list(arrays) + list(graph.consts), out)
+        return plan, arrays, hit
 
     def __call__(self, *arrays, out=None, threads=None):
-        built, inputs = self._prepare(arrays)
-        out_strides = None
-        if out is not None:
-            _arrays.check_out(out, built.out_dtype, "bcast.fuse")
-            if any(s % out.itemsize for s in out.strides):
-                raise ValueError("bcast.fuse: out's strides %s are not whole elements" % (out.strides,))
-            out_strides = tuple(s // out.itemsize for s in out.strides)
-        planned = built.handle_for(inputs, out_strides)
-        if out is None:
-            out = np.empty(planned.shape, built.out_dtype)
+        for a in arrays:
+            if type(a) is not _ndarray:
+                break
         else:
-            _arrays.check_out_shape(out, planned.shape, "bcast.fuse")
-        pointers = (c_void_p * len(inputs))(*[data_address(a) for a in inputs])
-        if threads is None:
-            check(_c["bcast_expr_execute"](planned.handle, pointers, data_address(out)))
-        else:
-            check(_c["bcast_expr_execute_pool"](planned.handle, pointers, data_address(out),
-                                                pool_handle(threads, "bcast.fuse")))
-        return out
+            if out is None or type(out) is _ndarray:
+                plan = cached(key((self._key,), arrays, out))
+                if plan is not None:
+                    try:
+                        result = execute(plan, arrays + plan.keep, out, threads)
+                    except InvalidArgumentError:  # e.g. misaligned: _prepare copies it
+                        pass
+                    else:
+                        count_hit()
+                        return result
+        plan, prepared, hit = self._prepare(arrays, out)
+        result = execute(plan, tuple(prepared) + plan.keep, out, threads)
+        if hit:
+            count_hit()
+        return result
 
     def explain(self, *arrays):
         """The fused plan for these arrays, as a dict (bcast_expr_describe)."""
-        built, inputs = self._prepare(arrays)
-        planned = built.handle_for(inputs)
-        size = _c["bcast_expr_describe"](planned.handle, None, 0)
-        buf = ctypes.create_string_buffer(size + 1)
-        _c["bcast_expr_describe"](planned.handle, buf, size + 1)
-        return json.loads(buf.value.decode())
+        return json.loads(self._prepare(arrays, None)[0].describe())
 
 
 def fuse(fn):

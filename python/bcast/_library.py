@@ -1,4 +1,5 @@
-"""Finding and loading libbcast, and the ctypes prototypes of its C API.
+"""Finding and loading libbcast, and the ctypes prototypes of its C API (every
+one the package calls is declared here, nowhere else).
 
 Lookup order: the environment variable BCAST_LIBRARY (a full path; if it is
 set and fails to load, that is an error, there is no fallback), then the
@@ -21,6 +22,8 @@ c_i32, c_i64, c_size, c_void_p = ctypes.c_int32, ctypes.c_int64, ctypes.c_size_t
 P_i64 = ctypes.POINTER(c_i64)
 P_size = ctypes.POINTER(c_size)
 PP_i64 = ctypes.POINTER(P_i64)
+P_void_p = ctypes.POINTER(c_void_p)
+SIZE_MAX = 2 ** (8 * ctypes.sizeof(c_size)) - 1  # a larger Python int would be cut by ctypes
 
 # name: (restype, argtypes), exactly as in <bcast/bcast.h>.
 _PROTOTYPES = {
@@ -40,12 +43,30 @@ _PROTOTYPES = {
     "bcast_op_plan_to": (c_i32, [c_void_p, c_size, P_size, PP_i64, PP_i64, c_size, P_i64,
                                  P_i64, c_size, P_i64]),
     "bcast_op_output_shape": (c_i32, [c_void_p, c_size, P_size, P_i64]),
-    "bcast_op_execute": (c_i32, [c_void_p, ctypes.POINTER(c_void_p), c_void_p]),
     "bcast_op_describe": (c_size, [c_void_p, ctypes.c_char_p, c_size]),
     "bcast_op_destroy": (None, [c_void_p]),
     "bcast_isa": (ctypes.c_char_p, []),
     "bcast_set_max_isa": (c_i32, [ctypes.c_char_p]),
+    "bcast_pool_create": (c_i32, [c_size, P_void_p]),
+    "bcast_pool_threads": (c_size, [c_void_p]),
+    "bcast_pool_destroy": (None, [c_void_p]),
+    "bcast_expr_create": (c_i32, [c_i32, c_size, P_void_p]),
+    "bcast_expr_set_input_dtype": (c_i32, [c_void_p, c_size, c_i32]),
+    "bcast_expr_add_node": (c_i32, [c_void_p, c_i32, c_i32, c_i64, c_size, P_size, P_size]),
+    "bcast_expr_set_output": (c_i32, [c_void_p, c_size]),
+    "bcast_expr_plan": (c_i32, [c_void_p, c_size, P_size, PP_i64, PP_i64, P_i64]),
+    "bcast_expr_output_shape": (c_i32, [c_void_p, c_size, P_size, P_i64]),
+    "bcast_expr_describe": (c_size, [c_void_p, ctypes.c_char_p, c_size]),
+    "bcast_expr_destroy": (None, [c_void_p]),
 }
+
+# The executes, which every call makes, have no argument types: the callers
+# pass only ctypes objects (handles, the data-field views of _address) and
+# bytes (the packed input pointers), which ctypes hands over as they are, a
+# fifth cheaper than converting through argtypes. Never pass them a plain int
+# (it would go as a C int).
+_UNTYPED = ("bcast_op_execute", "bcast_op_execute_pool", "bcast_expr_execute",
+            "bcast_expr_execute_pool")
 
 
 def _candidates():
@@ -69,6 +90,8 @@ def _load():
         for fname, (restype, argtypes) in _PROTOTYPES.items():
             f = getattr(lib, fname)
             f.restype, f.argtypes = restype, argtypes
+        for fname in _UNTYPED:
+            getattr(lib, fname).restype = c_i32
         major = lib.bcast_version() // 10000
         if major != ABI_MAJOR:
             tried.append("%s: library version %s, this package needs %d.x" % (
@@ -101,3 +124,19 @@ def i64_array(values):
     never NULL)."""
     values = [int(v) for v in values]
     return (c_i64 * max(len(values), 1))(*values)
+
+
+def output_shape(function, handle):
+    """The planned output shape that bcast_op_output_shape or
+    bcast_expr_output_shape (`function`) reports for `handle`."""
+    dims, rank = (c_i64 * MAX_RANK)(), c_size()
+    check(function(handle, MAX_RANK, ctypes.byref(rank), dims))
+    return tuple(dims[:rank.value])
+
+
+def describe(function, handle):
+    """bcast_op_describe's or bcast_expr_describe's (`function`) JSON text."""
+    size = function(handle, None, 0) + 1
+    buf = ctypes.create_string_buffer(size)
+    function(handle, buf, size)
+    return buf.value.decode()

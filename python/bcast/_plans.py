@@ -1,86 +1,136 @@
-"""Planned op handles, and the cache that keeps them between calls.
+"""Planned handles (an op's or a fused expression's), and the one cache that
+keeps them between calls.
 
-A plan costs several C calls (create, set the rule, plan, read the output
-shape) and some Python work around them; running a cached one costs a single
-bcast_op_execute. Thread safety rests on one rule: a Planned is planned
-before anybody else can see it and never planned again, so any number of
-threads may execute it at once, which the C API allows on a planned op. The
-cache only ever hands out such objects (PlanCache says when it locks). A
-plan evicted (or cleared) while another thread still runs it is destroyed
-when that thread lets go of it, not before.
+A plan costs several C calls (create, set the parameters, plan, read the
+output shape) and some Python work around them; running a cached one costs a
+single execute. Thread safety rests on one rule: a Plan is planned before
+anybody else can see it and never planned again, so any number of threads may
+execute it at once, which the C API allows on a planned op or expression. The
+cache only ever hands out such objects (PlanCache says when it locks). A plan
+evicted (or cleared) while another thread still runs it is destroyed when
+that thread lets go of it, not before.
 """
 
 import collections
 import ctypes
 import itertools
+import operator
 import struct
 import sys
 import threading
 
-from . import _enums
-from ._library import MAX_RANK, c_i64, c_size, check, i64_array, lib, P_i64
-
-# bcast_op_execute(handle, inputs, output) as a private function object whose
-# argument types take the output address as an int and the inputs as a
-# pointer array (Planned.pack_pointers).
-execute = lib["bcast_op_execute"]
-execute.restype, execute.argtypes = ctypes.c_int32, [ctypes.c_void_p] * 3
-# The same without argument types, for bcast.Op's hot path, which keeps its
-# output pointer as a ctypes.c_void_p: a little less per call. Never pass it
-# a plain int (it would go as a C int).
-execute_raw = lib["bcast_op_execute"]
-execute_raw.restype = ctypes.c_int32
-_destroy = lib.bcast_op_destroy
+from . import _arrays, _enums
+from ._library import (c_size, check, describe, i64_array, lib, output_shape, P_i64)
 
 
-class Planned:
-    """One bcast_op handle and, once planned, what a caller needs to run it:
-    the output shape and dtype and the packing of the input pointers. Whoever creates one
-    plans it before sharing it; after that it is only executed."""
+class Kind:
+    """The C functions of one kind of handle: an op's (bcast_op_*) or a fused
+    expression's (bcast_expr_*)."""
 
-    __slots__ = ("handle", "shape", "result_dtype", "out_itemsize", "itemsizes",
-                 "scalar_result", "pack_pointers")
+    __slots__ = ("execute", "execute_pool", "output_shape", "describe", "destroy", "_plan")
 
-    def __init__(self, handle, result_dtype):
-        self.handle = handle  # a ctypes.c_void_p (new_handle), owned from here on
+    def __init__(self, prefix, plan):
+        self.execute = getattr(lib, prefix + "execute")
+        self.execute_pool = getattr(lib, prefix + "execute_pool")
+        self.output_shape = getattr(lib, prefix + "output_shape")
+        self.describe = getattr(lib, prefix + "describe")
+        self.destroy = getattr(lib, prefix + "destroy")
+        self._plan = plan
+
+
+def _plan_op(handle, inputs, out_strides, target, axes_mapping):
+    if target is None:
+        return lib.bcast_op_plan(handle, inputs.count, inputs.ranks, inputs.dims, inputs.strides,
+                                 out_strides)
+    mapping = None if axes_mapping is None else i64_array(axes_mapping)
+    return lib.bcast_op_plan_to(handle, inputs.count, inputs.ranks, inputs.dims, inputs.strides,
+                                len(target), i64_array(target), mapping,
+                                0 if axes_mapping is None else len(axes_mapping), out_strides)
+
+
+def _plan_expr(handle, inputs, out_strides, target, axes_mapping):
+    return lib.bcast_expr_plan(handle, inputs.count, inputs.ranks, inputs.dims, inputs.strides,
+                               out_strides)
+
+
+OP = Kind("bcast_op_", _plan_op)
+EXPR = Kind("bcast_expr_", _plan_expr)
+
+
+def contiguous_strides(shape):
+    """The element strides of a C-contiguous array of `shape`, as numpy lays
+    out a new one."""
+    strides, step = [], 1
+    for extent in reversed(shape):
+        strides.append(step)
+        step *= max(extent, 1)
+    return strides[::-1]
+
+
+class Plan:
+    """One planned handle and what a call needs to run it: the layouts it was
+    planned for (`signature`: shape, byte strides and dtype of each input;
+    `out_signature`: the output's), the packing of the input pointers, and
+    the result's form. Whoever creates one plans it before sharing it; after
+    that it is only executed (_call.execute)."""
+
+    __slots__ = ("handle", "kind", "run", "what", "shape", "result_dtype", "scalar_result",
+                 "signature", "out_signature", "call_signature", "out_contiguous", "pack", "keep")
+
+    def __init__(self, kind, handle, what, result_dtype, scalar_result=True, keep=()):
+        self.handle = handle  # a ctypes.c_void_p, owned from here on
+        self.kind = kind
+        self.run = kind.execute  # bcast_op_execute or bcast_expr_execute
+        self.what = what  # names the caller in messages: "bcast.add", "bcast.Op('add')"...
         self.result_dtype = result_dtype
-        self.out_itemsize = 1 if result_dtype is None else result_dtype.itemsize
+        # A 0-d result without out= is a numpy scalar, as from a ufunc.
+        self.scalar_result = scalar_result
         self.shape = None
-        self.itemsizes = ()  # each input's element size, for the alignment checks
-        self.scalar_result = True  # a 0-d result without out= becomes a numpy scalar
+        self.signature = ()
+        self.keep = keep  # inputs that go with every call (a fused expression's constants)
 
-    def plan(self, inputs, out_strides=None, target=None, axes_mapping=None):
-        """Plans the handle for `inputs` (a Shapes); with `target`, every input
-        is broadcast to it (bcast_op_plan_to). Only before sharing."""
-        out_str = None if out_strides is None else i64_array(out_strides)
-        if target is None:
-            check(lib.bcast_op_plan(self.handle, inputs.count, inputs.ranks, inputs.dims,
-                                    inputs.strides, out_str))
-        else:
-            mapping = None if axes_mapping is None else i64_array(axes_mapping)
-            check(lib.bcast_op_plan_to(self.handle, inputs.count, inputs.ranks, inputs.dims,
-                                       inputs.strides, len(target), i64_array(target), mapping,
-                                       0 if axes_mapping is None else len(axes_mapping),
-                                       out_str))
-        dims, rank = (c_i64 * MAX_RANK)(), c_size()
-        check(lib.bcast_op_output_shape(self.handle, MAX_RANK, ctypes.byref(rank), dims))
-        self.shape = tuple(dims[:rank.value])
-        # pack_pointers(*addresses): the inputs' addresses as the C array that
-        # bcast_op_execute reads, in a bytes object (a fifth of the cost of a
-        # ctypes array; immutable, so threads may share one).
-        self.pack_pointers = struct.Struct("%dP" % max(inputs.count, 1)).pack
+    def plan(self, inputs, signature, out=None, out_strides=None, target=None, axes_mapping=None):
+        """Plans the handle for `inputs` (a Shapes; `signature` says the same as
+        the arrays' (shape, byte strides, dtype) triples, flattened) and an
+        output laid out like `out` (an ndarray, checked to have the output
+        shape first) or with element strides `out_strides` (None: C order).
+        With `target`, every input is broadcast to it (ops only). Only
+        before sharing."""
+        check(self.kind._plan(self.handle, inputs, None, target, axes_mapping))
+        self.shape = output_shape(self.kind.output_shape, self.handle)
+        if out is not None:  # the output's shape first: the library reads one stride per axis
+            _arrays.check_out_shape(out, self.shape, self.what)
+            out_strides = _arrays.element_strides(out)
+        contiguous = contiguous_strides(self.shape)
+        strides = contiguous
+        if out_strides is not None:
+            strides = [operator.index(s) for s in out_strides]
+            if len(strides) != len(self.shape):
+                raise ValueError("%s: out_strides %s do not fit the output shape %s"
+                                 % (self.what, tuple(strides), self.shape))
+            if not _arrays.same_layout(strides, contiguous, self.shape):
+                check(self.kind._plan(self.handle, inputs, i64_array(strides), target,
+                                      axes_mapping))
+        # A call without out= allocates a C-order output: only a plan for one.
+        self.out_contiguous = _arrays.same_layout(strides, contiguous, self.shape)
+        itemsize = self.result_dtype.itemsize
+        self.out_signature = (self.shape, tuple(s * itemsize for s in strides), self.result_dtype)
+        self.signature = signature
+        self.call_signature = signature + self.out_signature  # with out=, for bcast.Op
+        # pack(*addresses): the inputs' addresses as the C array the execute
+        # reads, in a bytes object (a fifth of the cost of a ctypes array;
+        # immutable, so threads may share one).
+        self.pack = struct.Struct("%dP" % max(inputs.count, 1)).pack
+        return self
 
     def describe(self):
-        """bcast_op_describe's JSON text."""
-        size = lib.bcast_op_describe(self.handle, None, 0) + 1
-        buf = ctypes.create_string_buffer(size)
-        lib.bcast_op_describe(self.handle, buf, size)
-        return buf.value.decode()
+        """bcast_op_describe's or bcast_expr_describe's JSON text."""
+        return describe(self.kind.describe, self.handle)
 
     def __del__(self):
         handle, self.handle = self.handle, None
-        if handle is not None and _destroy is not None:
-            _destroy(handle)
+        if handle is not None:
+            self.kind.destroy(handle)
 
 
 CacheInfo = collections.namedtuple("CacheInfo", "hits misses maxsize currsize")
@@ -189,9 +239,9 @@ def plan_cache_info():
 
 
 def set_plan_cache_size(maxsize):
-    """Bounds the plan cache to `maxsize` plans (0 turns caching off);
-    the least recently used plans beyond it are dropped at once."""
-    maxsize = int(maxsize)
+    """Bounds the plan cache to `maxsize` plans (an int >= 0; 0 turns caching
+    off); the least recently used plans beyond it are dropped at once."""
+    maxsize = _arrays.as_int(maxsize, "bcast.set_plan_cache_size: the size")
     if maxsize < 0:
         raise ValueError("the plan cache size must be >= 0, not %d" % maxsize)
     CACHE.resize(maxsize)
@@ -204,7 +254,8 @@ def clear_plan_cache():
 
 def new_handle(opcode, dtype_code, rule=None, axis=-1, expand_mode=None):
     """A created and configured bcast_op handle (a ctypes.c_void_p) that the
-    caller owns; destroyed again if configuring it fails."""
+    caller owns; destroyed again if configuring it fails. axis: an int
+    (_arrays.as_axis checked it)."""
     handle = ctypes.c_void_p()
     check(lib.bcast_op_create(opcode, dtype_code, ctypes.byref(handle)))
     try:
@@ -212,7 +263,7 @@ def new_handle(opcode, dtype_code, rule=None, axis=-1, expand_mode=None):
             check(lib.bcast_op_set_param(handle, _enums.PARAM_RULE, rule))
         if expand_mode is not None:
             check(lib.bcast_op_set_param(handle, _enums.PARAM_EXPAND_MODE, expand_mode))
-        check(lib.bcast_op_set_param(handle, _enums.PARAM_AXIS, int(axis)))
+        check(lib.bcast_op_set_param(handle, _enums.PARAM_AXIS, axis))
     except BaseException:
         lib.bcast_op_destroy(handle)
         raise

@@ -6,7 +6,7 @@ import numpy as np
 
 from . import _arrays, _enums
 from ._library import check, lib
-from ._plans import CACHE, Planned, Shapes, new_handle
+from ._plans import CACHE, OP, Plan, Shapes, contiguous_strides, new_handle
 
 
 def explain(*shapes_or_arrays, op="add", dtype=None, rule="numpy", axis=-1,
@@ -31,27 +31,24 @@ def explain(*shapes_or_arrays, op="add", dtype=None, rule="numpy", axis=-1,
         if op == "select":
             dtypes = dtypes[1:]
         dtype = dtypes[0] if dtypes else np.float32
-    code, _ = _arrays.storage_dtype(dtype)
+    code, storage = _arrays.storage_dtype(dtype)
     contiguous = [s is None for s in strides]
     table = Shapes(shapes, None if all(contiguous) else [
-        _contiguous_strides(shape) if s is None else s for shape, s in zip(shapes, strides)])
+        contiguous_strides(shape) if s is None else s for shape, s in zip(shapes, strides)])
     expanding = target_shape is not None or _enums.opcode(op) == _enums.OPCODES["copy"]
     if expanding and target_shape is None:
         raise ValueError("bcast.explain: op='copy' needs target_shape")
     rule_code = None if expanding else _enums.rule_code(rule)
     mode_code = _enums.expand_mode_code(mode) if expanding else None
-    plan = Planned(new_handle(_enums.opcode(op), code, rule_code, axis, mode_code), None)
-    plan.plan(table, target=None if target_shape is None else _arrays.as_shape(target_shape),
+    what = "bcast.explain"
+    if axes_mapping is not None:
+        axes_mapping = [_arrays.as_int(v, what + ": axes_mapping") for v in axes_mapping]
+    handle = new_handle(_enums.opcode(op), code, rule_code, _arrays.as_axis(axis, what), mode_code)
+    result_dtype = np.dtype(np.bool_) if _enums._key(op, "op") in _enums.BOOL_RESULT_OPS else storage
+    plan = Plan(OP, handle, what, result_dtype)
+    plan.plan(table, (), target=None if target_shape is None else _arrays.as_shape(target_shape),
               axes_mapping=axes_mapping)
     return json.loads(plan.describe())
-
-
-def _contiguous_strides(shape):
-    strides, step = [], 1
-    for extent in reversed(shape):
-        strides.append(step)
-        step *= extent
-    return strides[::-1]
 
 
 def isa():
@@ -64,7 +61,13 @@ def set_max_isa(name):
     the CPU supports up to `name`); InvalidArgumentError for unknown names.
     Clears the plan cache, whose plans chose their kernels when made (an
     Op object keeps its plan until it plans again)."""
-    check(lib.bcast_set_max_isa(name.encode() if isinstance(name, str) else name))
+    if isinstance(name, str):
+        name = name.encode()
+    if not isinstance(name, bytes):
+        raise TypeError("bcast.set_max_isa: the name must be a str, not %s" % type(name).__name__)
+    if b"\0" in name:  # C would read only up to it
+        raise ValueError("bcast.set_max_isa: the name %r holds a NUL character" % name.decode())
+    check(lib.bcast_set_max_isa(name))
     CACHE.clear()
 
 

@@ -16,6 +16,7 @@ scalar unless out= is given (select and expand return a 0-d array, as
 np.where and np.broadcast_to do); out=(array,) is accepted too.
 """
 
+from . import _arrays
 from ._run import apply, binary
 
 _KEYWORDS = "*, rule='numpy', axis=-1, out=None, dtype=None, threads=None"
@@ -106,7 +107,8 @@ def expand(data, target_shape, *, mode="bidirectional", axes_mapping=None, axis=
     data against the target, so the result may be larger than the target),
     "numpy" (exactly the target), "explicit" (axes_mapping[i] is the target
     axis of data axis i) or "pdpd" (data placed at axis). Any dtype."""
-    return apply("copy", (data,), out=out, dtype=dtype, target=target_shape,
+    target = _arrays.as_shape(target_shape)  # None is no shape: TypeError
+    return apply("copy", (data,), out=out, dtype=dtype, target=target,
                  expand_mode=mode, axes_mapping=axes_mapping, axis=axis, threads=threads)
 
 

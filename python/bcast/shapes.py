@@ -3,7 +3,7 @@
 import ctypes
 
 from . import _enums
-from ._arrays import as_shape
+from ._arrays import as_axis, as_shape
 from ._library import MAX_RANK, c_i64, c_size, check, i64_array, lib
 from ._plans import Shapes
 
@@ -20,8 +20,9 @@ def infer_shape(*shapes, rule="numpy", axis=-1):
     with the library's message when the rule refuses them."""
     table = Shapes([as_shape(s) for s in shapes])
     rule = _enums.rule_code(rule)
+    axis = as_axis(axis, "bcast.infer_shape")
     return _result(lambda capacity, rank, dims: lib.bcast_infer_shape(
-        rule, int(axis), table.count, table.ranks, table.dims, capacity, rank, dims))
+        rule, axis, table.count, table.ranks, table.dims, capacity, rank, dims))
 
 
 def infer_expand_shape(data_shape, target_shape, mode="bidirectional", axes_mapping=None,
@@ -30,8 +31,9 @@ def infer_expand_shape(data_shape, target_shape, mode="bidirectional", axes_mapp
     bcast.expand)."""
     data, target = as_shape(data_shape), as_shape(target_shape)
     mode = _enums.expand_mode_code(mode)
+    axis = as_axis(axis, "bcast.infer_expand_shape")
     mapping = None if axes_mapping is None else i64_array(axes_mapping)
     count = 0 if axes_mapping is None else len(axes_mapping)
     return _result(lambda capacity, rank, dims: lib.bcast_infer_expand_shape(
         mode, len(data), i64_array(data), len(target), i64_array(target), mapping, count,
-        int(axis), capacity, rank, dims))
+        axis, capacity, rank, dims))

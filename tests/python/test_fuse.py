@@ -101,3 +101,73 @@ def test_repeated_constants_share_one_input():
     for _ in range(8):
         want = want * 2 + 1
     np.testing.assert_array_equal(poly(x), want)
+
+
+@pytest.mark.parametrize("dtypes", [("f4", "f8"), ("i8", "i1"), ("f8", "f4"), ("u1", "i4")])
+def test_inputs_of_different_dtypes_are_refused_as_by_the_op_functions(dtypes):
+    # The expression is built for one data dtype: an input of another would be
+    # read as that dtype (wrong values, or reads past a smaller buffer).
+    x = (RNG.uniform(0, 100, (4, 5))).astype(dtypes[0])
+    y = (RNG.uniform(0, 100, (5,))).astype(dtypes[1])
+    with pytest.raises(TypeError, match="different dtypes %s and %s" % (x.dtype, y.dtype)):
+        bcast.add(x, y)
+    f = bcast.fuse(lambda a, b: a + b)
+    with pytest.raises(TypeError, match="different dtypes %s and %s" % (x.dtype, y.dtype)):
+        f(x, y)
+    np.testing.assert_array_equal(f(x, y.astype(x.dtype)), x + y.astype(x.dtype))  # still fine
+
+
+def test_a_bool_input_is_a_condition_not_a_data_input_of_another_dtype():
+    x = rand((3, 4))
+    cond = RNG.integers(0, 2, (4,)).astype(bool)
+    pick = bcast.fuse(lambda c, a: bcast.select(c, a, a * 2))
+    np.testing.assert_array_equal(pick(cond, x), np.where(cond, x, x * 2))
+    mixed = bcast.fuse(lambda a, c: a + c)  # bool as data: no promotion either
+    with pytest.raises(TypeError, match="different dtypes float32 and bool"):
+        mixed(x, cond)
+
+
+def test_number_constants_are_0_d_as_the_op_functions_take_them():
+    times2 = bcast.fuse(lambda a: a * 2.0)
+    got = times2(np.float32(3))
+    want = bcast.mul(np.float32(3), 2.0)
+    assert np.shape(got) == np.shape(want) == () and got == want == 6
+    assert np.asarray(got).dtype == np.float32
+    zero_d = np.array(1.5, "f4")
+    for rule in ("none", "pdpd", "onnx_legacy"):  # a shape (1,) constant is refused there
+        f = bcast.fuse(lambda a: bcast.mul(a, 2.0, rule=rule))
+        assert f(zero_d) == bcast.mul(zero_d, 2.0, rule=rule) == 3.0
+    x = rand((2, 3))
+    np.testing.assert_array_equal(bcast.fuse(lambda a: (a + 1) * 0.5)(x), (x + 1) * 0.5)
+
+
+def test_out_is_checked_before_anything_reaches_the_library():
+    f = bcast.fuse(lambda a, b: a * b + a)
+    x, y = rand((2, 3, 4)), rand((4,))
+    # A non-contiguous out of lower rank: its strides must not be planned with.
+    low = np.empty((3, 8), "f4")[:, ::2]
+    with pytest.raises(ValueError, match=r"out has shape \(3, 4\), the result has shape "
+                                         r"\(2, 3, 4\)"):
+        f(x, y, out=low)
+    with pytest.raises(ValueError, match=r"out has shape \(2, 3, 5\)"):
+        f(x, y, out=np.empty((2, 3, 10), "f4")[:, :, ::2])
+    with pytest.raises(TypeError, match="out has dtype float64, the result is float32"):
+        f(x, y, out=np.empty((2, 3, 4), "f8"))
+    ro = np.empty((2, 3, 4), "f4")
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        f(x, y, out=ro)
+    with pytest.raises(TypeError, match="numpy.ndarray"):
+        f(x, y, out=[0.0] * 24)
+    # Partial overlap with an input: refused, nothing written (as bcast.add).
+    buf = np.arange(12, dtype="f4")
+    before = buf.copy()
+    with pytest.raises(bcast.InvalidArgumentError):
+        f(buf[:6], buf[:6], out=buf[2:8])
+    np.testing.assert_array_equal(buf, before)
+    # A strided out of the right shape is written in place, nothing between.
+    wide = np.zeros((2, 3, 8), "f4")
+    view = wide[:, :, ::2]
+    assert f(x, y, out=view) is view
+    np.testing.assert_array_equal(wide[:, :, ::2], x * y + x)
+    assert not wide[:, :, 1::2].any()

@@ -473,3 +473,82 @@ def test_library_lookup_honours_bcast_library():
                          text=True)
     assert run.returncode != 0
     assert "ImportError" in run.stderr and "BCAST_LIBRARY=/nonexistent/libbcast.so.1" in run.stderr
+
+
+# ---------------------------------------------------------------------------
+# Arguments that do not fit are refused, never cut or wrapped
+
+def test_array_likes_that_do_not_fit_the_dtype_are_refused_as_scalars_are():
+    with pytest.raises(OverflowError, match="Python integer 1000 out of bounds for int8"):
+        bcast.add(np.ones(3, np.int8), 1000)
+    with pytest.raises(OverflowError, match="Python integer 1000 out of bounds for int8"):
+        bcast.add(np.ones(3, np.int8), [1000, 2, 3])
+    with pytest.raises(OverflowError, match="-1 out of bounds for uint16"):
+        bcast.sub((4, -1, 2), np.ones(3, np.uint16))
+    op = bcast.Op("add", "i4")
+    op.plan([(3,), (3,)])
+    with pytest.raises(OverflowError, match="Python integer 1099511627776 out of bounds for int32"):
+        op(np.ones(3, "i4"), [2 ** 40, 0, 0])
+    # Values that fit still take the arrays' dtype.
+    assert_same(bcast.add(np.ones(3, np.int8), [100, -2, 3]), np.array([101, -1, 4], "i1"))
+
+
+@pytest.mark.parametrize("axis", ["0", 0.7, 1.0, True, None])
+def test_axis_must_be_an_int(axis):
+    a, b = rand((2, 3, 4)), rand((3,))
+    assert_same(bcast.add(a, b, rule="pdpd", axis=1), a + b[:, None])  # cached under axis=1
+    with pytest.raises(TypeError, match="axis must be an int"):
+        bcast.add(a, b, rule="pdpd", axis=axis)
+    with pytest.raises(TypeError, match="axis must be an int"):
+        bcast.Op("add", "f32", rule="pdpd", axis=axis)
+    with pytest.raises(TypeError, match="axis must be an int"):
+        bcast.infer_shape(a.shape, b.shape, rule="pdpd", axis=axis)
+    with pytest.raises(TypeError, match="axis must be an int"):
+        bcast.fuse(lambda x, y: bcast.add(x, y, rule="pdpd", axis=axis))(a, b)
+    assert_same(bcast.add(a, b, rule="pdpd", axis=np.int64(1)), a + b[:, None])
+
+
+def test_counts_that_do_not_fit_size_t_are_refused_before_ctypes_cuts_them():
+    x = np.ones(3, "f4")
+    with pytest.raises(OverflowError, match="threads"):
+        bcast.add(x, x, threads=2 ** 64 + 2)  # would be cut to 2
+    with pytest.raises(OverflowError, match="threads"):
+        bcast.Pool(2 ** 64)  # would be cut to 0: every CPU
+    with pytest.raises(TypeError, match="threads must be"):
+        bcast.Pool(2.0)
+
+
+def test_plan_cache_size_must_be_an_int():
+    before = bcast.plan_cache_info().maxsize
+    try:
+        for bad in ("10", 10.0, True, None):
+            with pytest.raises(TypeError, match="must be an int"):
+                bcast.set_plan_cache_size(bad)
+        assert bcast.plan_cache_info().maxsize == before
+        with pytest.raises(ValueError, match=">= 0"):
+            bcast.set_plan_cache_size(-1)
+        bcast.set_plan_cache_size(np.int32(7))
+        assert bcast.plan_cache_info().maxsize == 7
+    finally:
+        bcast.set_plan_cache_size(before)
+
+
+def test_set_max_isa_refuses_an_embedded_nul():
+    before = bcast.isa()
+    try:
+        with pytest.raises(ValueError, match="NUL"):
+            bcast.set_max_isa("scalar\0junk")  # C would read "scalar"
+        assert bcast.isa() == before
+        with pytest.raises(TypeError):
+            bcast.set_max_isa(2)
+    finally:
+        bcast.set_max_isa(before)
+
+
+def test_expand_needs_a_target_shape():
+    x = rand((3,))
+    with pytest.raises(TypeError, match="shape"):
+        bcast.expand(x, None)
+    with pytest.raises(TypeError, match="shape"):
+        bcast.expand(x, "3")
+    assert_same(bcast.expand(x, 3), x)

@@ -135,3 +135,42 @@ def test_a_forked_child_gets_its_own_shared_pool():
             os._exit(code)
     _, status = os.waitpid(pid, 0)
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+def test_closing_a_pool_while_a_call_runs_on_it_waits_for_the_call():
+    # close() on one Python thread while another runs a call on the pool: the
+    # call either completes with the right result (close() waited for it) or
+    # is refused cleanly (the pool was closed first); the pool is never freed
+    # under a running call (which crashed or hung before, and which ASan
+    # builds of this test report).
+    import time
+    x, y = rand((1 << 22,)), rand((1 << 22,))
+    want = x + y
+    for attempt in range(8):
+        pool = bcast.Pool(2)
+        started, events = threading.Event(), []
+
+        def call():
+            started.set()
+            try:
+                got = bcast.add(x, y, threads=pool)
+                events.append(("done", np.array_equal(got, want)))
+            except ValueError as e:
+                events.append(("refused", "closed" in str(e)))
+
+        # Daemon threads, joined with a bound: a hang fails the test, not the run.
+        worker = threading.Thread(target=call, daemon=True)
+        worker.start()
+        started.wait()
+        time.sleep(0.0005 * attempt)
+        closer = threading.Thread(target=pool.close, daemon=True)
+        closer.start()
+        closer.join(60)
+        worker.join(60)
+        assert not closer.is_alive() and not worker.is_alive(), "close() or the call hung"
+        assert len(events) == 1 and events[0][1], events
+        assert pool.threads == 0
+        with pytest.raises(ValueError, match="closed"):
+            bcast.add(x, y, threads=pool)
+        with pytest.raises(ValueError, match="closed"):
+            bcast.fuse(lambda a, b: a * b)(x, y, threads=pool)
