@@ -1,5 +1,6 @@
 #include "exec/tasks.hpp"
 
+#include "core/op_info.hpp"
 #include "exec/execute.hpp"
 
 #include <algorithm>
@@ -168,17 +169,8 @@ void run_task(const plan::Plan& p, const void* const* inputs, void* output, std:
 
 // Cost per element relative to a plain + (what the grain of work weighs).
 uint64_t op_weight(bcast_opcode kernel_op) noexcept {
-    switch (kernel_op) {
-        case BCAST_OP_POW:
-        case BCAST_OP_ATAN2:
-        case BCAST_OP_LOGADDEXP: return 16;
-        case BCAST_OP_DIV:
-        case BCAST_OP_FMOD:
-        case BCAST_OP_FLOOR_DIVIDE:
-        case BCAST_OP_REMAINDER:
-        case BCAST_OP_MOD: return 4;
-        default: return 1;
-    }
+    const OpInfo* info = op_info(kernel_op);
+    return info ? info->weight : 1;
 }
 
 std::size_t tasks_for_work(uint64_t total, uint64_t work_per_elem, uint64_t grain,
