@@ -7,6 +7,7 @@
 
 #include "cli_commands.hpp"
 #include "cli_common.hpp"
+#include "cli_names.hpp"
 
 #include <bcast/bcast.h>
 
@@ -37,12 +38,12 @@ const char* const kMainHelp =
     "A scalar (rank 0) is (), [], scalar, or the empty string \"\".\n"
     "\n"
     "examples:\n"
-    "  bcast shape --rule numpy 2,1,5 4,1               -> (2,4,5)\n"
+    "  bcast shape 2,1,5 4,1                            -> (2,4,5)\n"
     "  bcast shape --rule pdpd --axis 1 2,3,4,5 3,1     -> (2,3,4,5)\n"
     "  bcast shape --rule ncnn --ncnn-order 2,3,4 4     -> [2,3,4]\n"
     "  bcast shape --expand bidirectional 3,1 2,1,6     -> (2,3,6)\n"
     "  bcast plan --op add --dtype f32 --rule numpy 2,3,4 4\n"
-    "  bcast run --op add --rule pdpd --axis 1 --out c.npy a.npy b.npy\n"
+    "  bcast run --op add --rule pdpd --axis 1 -o c.npy a.npy b.npy\n"
     "  bcast bench --op mul --dtype f32 --seconds 2 1024,1024 1024\n"
     "\n"
     "exit status: 0 success, 1 the library or an input file refused (message on\n"
@@ -61,7 +62,7 @@ int dispatch(int argc, char** argv) {
                            : sub == "run"  ? kRunHelp
                            : sub == "bench" ? kBenchHelp
                                             : kMainHelp;
-        std::fputs(text, stdout);
+        std::fputs(with_names(text).c_str(), stdout);
         return kExitOk;
     }
     if (cmd == "-V" || cmd == "--version" || cmd == "version") {

@@ -113,6 +113,10 @@ def versions():
     header_end = 10 + int.from_bytes(raw[8:10], "little")
     check("writes .npy 1.0, 64-byte aligned", raw[6] == 1 and header_end % 64 == 0,
           "version %d, header end %d" % (raw[6], header_end))
+    # -o names the output, after the inputs too (as in every Unix tool).
+    r = run("--op", "add", path("v1.npy"), path("v1.npy"), "-o", path("short.npy"))
+    check("-o FILE writes the result", r.returncode == 0 and
+          np.array_equal(np.load(path("short.npy")), a + a), r.stderr.decode())
     r = subprocess.run([CLI, "run", "--op", "add", path("v1.npy"), path("v1.npy")],
                        capture_output=True)
     check("writes to stdout without --out", r.returncode == 0 and

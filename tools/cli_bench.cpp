@@ -8,6 +8,7 @@
 #include "cli_commands.hpp"
 #include "cli_common.hpp"
 #include "cli_options.hpp"
+#include "cli_names.hpp"
 #include "cli_parse.hpp"
 #include "cli_roofline.hpp"
 
@@ -41,8 +42,10 @@ const char* const kBenchHelp =
     "GB/s / bcast GB/s. Runs longer than a second show progress on stderr.\n"
     "\n"
     "  --op OP       opcode name or number (default add; see `bcast plan --help`)\n"
-    "  --dtype DT    f32 (default) f64 f16 bf16 i8 u8 i16 u16 i32 u32 i64 u64 bool\n"
-    "  --rule RULE   none, numpy (default), unidirectional, pdpd, onnx_legacy, ncnn\n"
+    "  --dtype DT    {DTYPES}\n"
+    "                (default f32)\n"
+    "  --rule RULE   {RULES}\n"
+    "                (default numpy)\n"
     "  --axis N      axis for pdpd / onnx_legacy (default -1)\n"
     "  --seconds S   measuring time (default 1)\n"
     "  --isa NAME    cap the kernel set first (bcast_set_max_isa)\n"
@@ -116,7 +119,7 @@ int cmd_bench(int argc, char** argv) {
                                                        kSecondsOption | kIsaOption |
                                                        kThreadsOption);
     if (o.help) {
-        std::fputs(kBenchHelp, stdout);
+        std::fputs(with_names(kBenchHelp).c_str(), stdout);
         return kExitOk;
     }
     const std::vector<Shape> shapes = shapes_of(o);

@@ -30,9 +30,9 @@ std::string describe(const bcast_op* op) {
 }
 
 int32_t output_dtype(int32_t opcode, int32_t dtype) {
-    // EQUAL .. LOGICAL_XOR write BOOL (see the op table in bcast.h).
-    const bool boolean = opcode >= BCAST_OP_EQUAL && opcode <= BCAST_OP_LOGICAL_XOR;
-    return boolean ? BCAST_DTYPE_BOOL : dtype;
+    bcast_dtype out = dtype;  // left alone when the library refuses the pair
+    bcast_op_output_dtype(opcode, dtype, &out);
+    return out;
 }
 
 }  // namespace bcast_cli

@@ -63,7 +63,8 @@ struct ExprHandle {
 // bcast_op_describe as a string ("" on a describe failure).
 std::string describe(const bcast_op* op);
 
-// The dtype an op writes: BOOL for comparisons and logical ops, else `dtype`.
+// The dtype an op writes (bcast_op_output_dtype); `dtype` for a pair the
+// library refuses, which creating the op then reports.
 int32_t output_dtype(int32_t opcode, int32_t dtype);
 
 }  // namespace bcast_cli

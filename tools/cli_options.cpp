@@ -1,5 +1,6 @@
 #include "cli_options.hpp"
 
+#include "cli_names.hpp"
 #include "cli_parse.hpp"
 
 #include <algorithm>
@@ -88,14 +89,14 @@ Options parse_options(int argc, char** argv, int first, unsigned groups) {
         } else if (accepts(kExpandOptions) && (name == "--ncnn-order" || name == "--ncnn_order")) {
             no_value();
             o.ncnn_order = true;
-        } else if (accepts(kOpOption) && (name == "--op" || name == "-o")) {
+        } else if (accepts(kOpOption) && name == "--op") {
             o.op = parse_op(take_value());
             o.have_op = true;
         } else if (accepts(kDtypeOption) && (name == "--dtype" || name == "-t")) {
             o.dtype = parse_dtype(take_value());
         } else if (accepts(kIsaOption) && name == "--isa") {
             o.isa = take_value();
-        } else if (accepts(kOutOption) && name == "--out") {
+        } else if (accepts(kOutOption) && (name == "--out" || name == "-o")) {
             o.out_path = take_value();
             if (o.out_path.empty()) usage_error("--out needs a file name");
         } else if (accepts(kSecondsOption) && name == "--seconds") {
@@ -115,8 +116,6 @@ Options parse_options(int argc, char** argv, int first, unsigned groups) {
         return o;
     }
     if (o.have_rule && o.have_expand) usage_error("give either --rule or --expand, not both");
-    if (!o.have_rule && !o.have_expand)
-        usage_error("missing --rule RULE (or --expand MODE)");
     if (o.have_mapping && !(o.have_expand && o.expand_mode == BCAST_EXPAND_EXPLICIT))
         usage_error("--axes-mapping is only for --expand explicit");
     if (o.ncnn_order && o.have_expand)

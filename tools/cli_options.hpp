@@ -11,11 +11,11 @@ namespace bcast_cli {
 
 enum OptionGroup : unsigned {
     kRuleOptions = 1u << 0,    // --rule --axis
-    kExpandOptions = 1u << 1,  // --expand --axes-mapping --ncnn-order; --rule/--expand required
+    kExpandOptions = 1u << 1,  // --expand --axes-mapping --ncnn-order (else --rule, default numpy)
     kOpOption = 1u << 2,       // --op
     kDtypeOption = 1u << 3,    // --dtype
     kIsaOption = 1u << 4,      // --isa
-    kOutOption = 1u << 5,      // --out
+    kOutOption = 1u << 5,      // --out, -o
     kSecondsOption = 1u << 6,  // --seconds
     kThreadsOption = 1u << 7,  // --threads
     kNodeOption = 1u << 8,     // --node (repeatable): a fused expression instead of --rule

@@ -1,13 +1,10 @@
 #include "cli_parse.hpp"
 
 #include <cctype>
-#include <cstring>
 
 namespace bcast_cli {
 
-namespace {
-
-std::string lower(const std::string& s) {
+std::string name_key(const std::string& s) {
     std::string r = s;
     for (char& c : r) {
         c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -15,8 +12,6 @@ std::string lower(const std::string& s) {
     }
     return r;
 }
-
-}  // namespace
 
 std::string trim(const std::string& s) {
     size_t b = 0, e = s.size();
@@ -61,7 +56,7 @@ bool parse_int(const std::string& text, bool allow_negative, int64_t* out) {
 // "2,3,4", "(2,3,4)", "[2,3,4]", "2x3x4", "2 3 4", "(5,)", "()", "scalar", "".
 Shape parse_shape(const std::string& arg) {
     std::string s = trim(arg);
-    if (lower(s) == "scalar") return Shape();
+    if (name_key(s) == "scalar") return Shape();
     if (!s.empty() && (s.front() == '(' || s.front() == '[')) {
         const char close = s.front() == '(' ? ')' : ']';
         if (s.size() < 2 || s.back() != close)
@@ -148,136 +143,5 @@ std::string format_shape(const Shape& dims, bool ncnn_order) {
     r += ncnn_order ? "]" : ")";
     return r;
 }
-
-namespace {
-
-struct Named {
-    const char* name;
-    int32_t value;
-};
-
-const Named kRules[] = {
-    {"none", BCAST_RULE_NONE},
-    {"numpy", BCAST_RULE_NUMPY},
-    {"multidirectional", BCAST_RULE_NUMPY},
-    {"unidirectional", BCAST_RULE_UNIDIRECTIONAL},
-    {"pdpd", BCAST_RULE_PDPD},
-    {"onnx_legacy", BCAST_RULE_ONNX_LEGACY},
-    {"legacy", BCAST_RULE_ONNX_LEGACY},
-    {"ncnn", BCAST_RULE_NCNN},
-};
-
-const Named kExpandModes[] = {
-    {"numpy", BCAST_EXPAND_NUMPY},
-    {"bidirectional", BCAST_EXPAND_BIDIRECTIONAL},
-    {"explicit", BCAST_EXPAND_EXPLICIT},
-    {"pdpd", BCAST_EXPAND_PDPD},
-};
-
-const Named kOps[] = {
-    {"add", BCAST_OP_ADD},
-    {"sub", BCAST_OP_SUB},
-    {"mul", BCAST_OP_MUL},
-    {"div", BCAST_OP_DIV},
-    {"max", BCAST_OP_MAX},
-    {"min", BCAST_OP_MIN},
-    {"pow", BCAST_OP_POW},
-    {"rsub", BCAST_OP_RSUB},
-    {"rdiv", BCAST_OP_RDIV},
-    {"rpow", BCAST_OP_RPOW},
-    {"atan2", BCAST_OP_ATAN2},
-    {"ratan2", BCAST_OP_RATAN2},
-    {"fmod", BCAST_OP_FMOD},
-    {"rfmod", BCAST_OP_RFMOD},
-    {"logaddexp", BCAST_OP_LOGADDEXP},
-    {"floor_divide", BCAST_OP_FLOOR_DIVIDE},
-    {"rfloor_divide", BCAST_OP_RFLOOR_DIVIDE},
-    {"remainder", BCAST_OP_REMAINDER},
-    {"rremainder", BCAST_OP_RREMAINDER},
-    {"mod", BCAST_OP_MOD},
-    {"squared_difference", BCAST_OP_SQUARED_DIFFERENCE},
-    {"prelu", BCAST_OP_PRELU},
-    {"equal", BCAST_OP_EQUAL},
-    {"not_equal", BCAST_OP_NOT_EQUAL},
-    {"less", BCAST_OP_LESS},
-    {"less_equal", BCAST_OP_LESS_EQUAL},
-    {"greater", BCAST_OP_GREATER},
-    {"greater_equal", BCAST_OP_GREATER_EQUAL},
-    {"logical_and", BCAST_OP_LOGICAL_AND},
-    {"logical_or", BCAST_OP_LOGICAL_OR},
-    {"logical_xor", BCAST_OP_LOGICAL_XOR},
-    {"bitwise_and", BCAST_OP_BITWISE_AND},
-    {"bitwise_or", BCAST_OP_BITWISE_OR},
-    {"bitwise_xor", BCAST_OP_BITWISE_XOR},
-    {"shift_left", BCAST_OP_SHIFT_LEFT},
-    {"shift_right", BCAST_OP_SHIFT_RIGHT},
-    {"mean", BCAST_OP_MEAN},
-    {"select", BCAST_OP_SELECT},
-    {"copy", BCAST_OP_COPY},
-    // A few common aliases.
-    {"floordiv", BCAST_OP_FLOOR_DIVIDE},
-    {"where", BCAST_OP_SELECT},
-    {"expand", BCAST_OP_COPY},
-    {"broadcast", BCAST_OP_COPY},
-};
-
-const Named kDtypes[] = {
-    {"f32", BCAST_DTYPE_F32},   {"float32", BCAST_DTYPE_F32}, {"float", BCAST_DTYPE_F32},
-    {"f64", BCAST_DTYPE_F64},   {"float64", BCAST_DTYPE_F64}, {"double", BCAST_DTYPE_F64},
-    {"f16", BCAST_DTYPE_F16},   {"float16", BCAST_DTYPE_F16}, {"half", BCAST_DTYPE_F16},
-    {"bf16", BCAST_DTYPE_BF16}, {"bfloat16", BCAST_DTYPE_BF16},
-    {"i8", BCAST_DTYPE_I8},     {"int8", BCAST_DTYPE_I8},
-    {"u8", BCAST_DTYPE_U8},     {"uint8", BCAST_DTYPE_U8},
-    {"i16", BCAST_DTYPE_I16},   {"int16", BCAST_DTYPE_I16},
-    {"u16", BCAST_DTYPE_U16},   {"uint16", BCAST_DTYPE_U16},
-    {"i32", BCAST_DTYPE_I32},   {"int32", BCAST_DTYPE_I32},
-    {"u32", BCAST_DTYPE_U32},   {"uint32", BCAST_DTYPE_U32},
-    {"i64", BCAST_DTYPE_I64},   {"int64", BCAST_DTYPE_I64},
-    {"u64", BCAST_DTYPE_U64},   {"uint64", BCAST_DTYPE_U64},
-    {"bool", BCAST_DTYPE_BOOL},
-};
-
-template <size_t N>
-int32_t lookup(const Named (&table)[N], const std::string& text, const char* what,
-               const char* choices, bool allow_number) {
-    const std::string key = lower(trim(text));
-    for (const Named& n : table)
-        if (key == n.name) return n.value;
-    int64_t v = 0;
-    if (allow_number && parse_int(key, false, &v) && v <= INT32_MAX)
-        return static_cast<int32_t>(v);  // the library validates the number
-    if (std::strncmp(choices, "see ", 4) == 0)
-        usage_error(std::string("unknown ") + what + " '" + text + "' (" + choices + ")");
-    usage_error(std::string("unknown ") + what + " '" + text + "' (choose from: " + choices +
-                ")");
-}
-
-const char* const kRuleChoices = "none, numpy, unidirectional, pdpd, onnx_legacy, ncnn";
-const char* const kModeChoices = "numpy, bidirectional, explicit, pdpd";
-const char* const kDtypeChoices = "f32 f64 f16 bf16 i8 u8 i16 u16 i32 u32 i64 u64 bool";
-const char* const kOpChoices = "see `bcast plan --help` for the names";
-
-}  // namespace
-
-int32_t parse_rule(const std::string& text) {
-    return lookup(kRules, text, "rule", kRuleChoices, false);
-}
-
-int32_t parse_expand_mode(const std::string& text) {
-    return lookup(kExpandModes, text, "expand mode", kModeChoices, false);
-}
-
-int32_t parse_op(const std::string& text) { return lookup(kOps, text, "op", kOpChoices, true); }
-
-int32_t parse_dtype(const std::string& text) {
-    return lookup(kDtypes, text, "dtype", kDtypeChoices, false);
-}
-
-const char* dtype_name(int32_t dtype) {
-    for (const Named& n : kDtypes)  // the first spelling of each is the short name
-        if (n.value == dtype) return n.name;
-    return "?";
-}
-
 
 }  // namespace bcast_cli

@@ -1,5 +1,5 @@
-// Command-line text to values: integers, shapes, and the names of rules,
-// expand modes, ops and dtypes. Bad text is a usage error (exit 2).
+// Command-line text to values: integers, shapes and integer lists (names:
+// cli_names.hpp). Bad text is a usage error (exit 2).
 #pragma once
 
 #include "cli_common.hpp"
@@ -12,6 +12,9 @@ namespace bcast_cli {
 
 std::string trim(const std::string& s);
 
+// Lower case, '-' as '_': how the command line's names are compared.
+std::string name_key(const std::string& s);
+
 // A whole-string decimal integer (a sign only when allow_negative).
 bool parse_int(const std::string& text, bool allow_negative, int64_t* out);
 
@@ -23,13 +26,5 @@ std::vector<int64_t> parse_int_list(const std::string& arg, const char* what);
 
 // "(2,3,4)", or "[4,3,2]" (innermost first) in ncnn order.
 std::string format_shape(const Shape& dims, bool ncnn_order);
-
-int32_t parse_rule(const std::string& text);
-int32_t parse_expand_mode(const std::string& text);
-int32_t parse_op(const std::string& text);  // a name or an opcode number
-int32_t parse_dtype(const std::string& text);
-
-// Short dtype name ("f32", "bool"); "?" for unknown values.
-const char* dtype_name(int32_t dtype);
 
 }  // namespace bcast_cli

@@ -2,6 +2,7 @@
 #include "cli_commands.hpp"
 #include "cli_common.hpp"
 #include "cli_options.hpp"
+#include "cli_names.hpp"
 #include "cli_parse.hpp"
 
 #include <cstdio>
@@ -11,7 +12,7 @@
 namespace bcast_cli {
 
 const char* const kPlanHelp =
-    "usage: bcast plan [--op OP] [--dtype DT] --rule RULE [--axis N] [--ncnn-order]\n"
+    "usage: bcast plan [--op OP] [--dtype DT] [--rule RULE] [--axis N] [--ncnn-order]\n"
     "                  SHAPE SHAPE...\n"
     "       bcast plan [--op OP] [--dtype DT] --expand MODE [--axis N]\n"
     "                  [--axes-mapping I,J,...] INPUT... TARGET\n"
@@ -22,14 +23,10 @@ const char* const kPlanHelp =
     "the coalesced loops with per-operand element strides, and the inner kernel kind.\n"
     "\n"
     "  --op OP       opcode name or number (default add; copy with --expand):\n"
-    "                add sub mul div max min pow rsub rdiv rpow atan2 ratan2 fmod\n"
-    "                rfmod logaddexp floor_divide rfloor_divide remainder rremainder\n"
-    "                mod squared_difference prelu equal not_equal less less_equal\n"
-    "                greater greater_equal logical_and logical_or logical_xor\n"
-    "                bitwise_and bitwise_or bitwise_xor shift_left shift_right mean\n"
-    "                select copy\n"
-    "  --dtype DT    f32 (default) f64 f16 bf16 i8 u8 i16 u16 i32 u32 i64 u64 bool\n"
-    "                (numpy spellings such as float32, int64, uint8 also work)\n"
+    "                {OPS}\n"
+    "  --dtype DT    {DTYPES}\n"
+    "                (default f32; numpy spellings such as float32, int64, uint8\n"
+    "                also work)\n"
     "  --rule, --expand, --axis, --axes-mapping, --ncnn-order: as for `bcast shape`\n"
     "                (the JSON itself is always in numpy order)\n"
     "  --isa NAME    cap the kernel set first (bcast_set_max_isa): scalar, sse2,\n"
@@ -108,7 +105,7 @@ int cmd_plan(int argc, char** argv) {
                               kRuleOptions | kExpandOptions | kOpOption | kDtypeOption | kIsaOption |
                                   kNodeOption);
     if (o.help) {
-        std::fputs(kPlanHelp, stdout);
+        std::fputs(with_names(kPlanHelp).c_str(), stdout);
         return kExitOk;
     }
     const std::vector<Shape> shapes = shapes_of(o);

@@ -3,6 +3,7 @@
 #include "cli_common.hpp"
 #include "cli_npy.hpp"
 #include "cli_options.hpp"
+#include "cli_names.hpp"
 #include "cli_parse.hpp"
 
 #include <unistd.h>
@@ -14,17 +15,18 @@
 namespace bcast_cli {
 
 const char* const kRunHelp =
-    "usage: bcast run --op OP [--rule RULE] [--axis N] [--out OUT.npy] [--isa NAME]\n"
+    "usage: bcast run [--op OP] [--rule RULE] [--axis N] [-o OUT.npy] [--isa NAME]\n"
     "                 [--threads N] INPUT.npy INPUT.npy...\n"
     "\n"
     "Reads the inputs (numpy .npy, versions 1-3, C order, little-endian), applies\n"
     "the op under the rule and writes the result as .npy to OUT.npy, or to stdout\n"
-    "when --out is not given and stdout is not a terminal ('-' also means stdout).\n"
+    "when -o is not given and stdout is not a terminal ('-' also means stdout).\n"
     "\n"
     "  --op OP       opcode name or number (see `bcast plan --help`); default add\n"
-    "  --rule RULE   none, numpy (default), unidirectional, pdpd, onnx_legacy, ncnn\n"
+    "  --rule RULE   {RULES}\n"
+    "                (default numpy)\n"
     "  --axis N      axis for pdpd / onnx_legacy (default -1)\n"
-    "  --out FILE    where to write the result\n"
+    "  -o FILE       where to write the result (long form: --out FILE)\n"
     "  --isa NAME    cap the kernel set first (bcast_set_max_isa)\n"
     "  --threads N   run on N threads (bcast_pool; 0: every CPU this process may\n"
     "                use; default 1); the result is the same\n"
@@ -56,7 +58,7 @@ int cmd_run(int argc, char** argv) {
     const Options o = parse_options(argc, argv, 2, kRuleOptions | kOpOption | kOutOption |
                                                        kIsaOption | kThreadsOption);
     if (o.help) {
-        std::fputs(kRunHelp, stdout);
+        std::fputs(with_names(kRunHelp).c_str(), stdout);
         return kExitOk;
     }
     if (o.args.empty()) usage_error("no input files given");
@@ -64,7 +66,7 @@ int cmd_run(int argc, char** argv) {
         usage_error("at most " + std::to_string(BCAST_MAX_INPUTS) + " input files");
     const std::string out_path = o.out_path.empty() ? "-" : o.out_path;
     if (out_path == "-" && isatty(STDOUT_FILENO))
-        usage_error("not writing binary .npy to a terminal; give --out FILE");
+        usage_error("not writing binary .npy to a terminal; give -o FILE");
     if (!apply_isa(o)) return kExitRefused;
 
     std::vector<NpyArray> inputs;

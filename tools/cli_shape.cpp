@@ -2,6 +2,7 @@
 #include "cli_commands.hpp"
 #include "cli_common.hpp"
 #include "cli_options.hpp"
+#include "cli_names.hpp"
 #include "cli_parse.hpp"
 
 #include <cstdio>
@@ -11,17 +12,17 @@
 namespace bcast_cli {
 
 const char* const kShapeHelp =
-    "usage: bcast shape --rule RULE [--axis N] [--ncnn-order] SHAPE SHAPE...\n"
+    "usage: bcast shape [--rule RULE] [--axis N] [--ncnn-order] SHAPE SHAPE...\n"
     "       bcast shape --expand MODE [--axis N] [--axes-mapping I,J,...] DATA TARGET\n"
     "\n"
     "Prints the output shape, e.g. (2,4,5), on stdout.\n"
     "\n"
-    "  --rule RULE          element-wise rule (bcast_infer_shape): none, numpy,\n"
-    "                       unidirectional, pdpd, onnx_legacy, ncnn\n"
+    "  --rule RULE          element-wise rule (bcast_infer_shape; default numpy):\n"
+    "                       {RULES}\n"
     "                       (also: multidirectional = numpy). Input 0 is the primary\n"
     "                       operand for unidirectional, pdpd and onnx_legacy.\n"
     "  --expand MODE        broadcast DATA to TARGET (bcast_infer_expand_shape):\n"
-    "                       numpy, bidirectional, explicit, pdpd\n"
+    "                       {MODES}\n"
     "  --axis N             axis for pdpd / onnx_legacy / expand pdpd (default -1)\n"
     "  --axes-mapping LIST  target axis of each data axis, for --expand explicit\n"
     "  --ncnn-order         shapes on the command line and the printed result are in\n"
@@ -35,7 +36,7 @@ const char* const kShapeHelp =
 int cmd_shape(int argc, char** argv) {
     const Options o = parse_options(argc, argv, 2, kRuleOptions | kExpandOptions);
     if (o.help) {
-        std::fputs(kShapeHelp, stdout);
+        std::fputs(with_names(kShapeHelp).c_str(), stdout);
         return kExitOk;
     }
     const std::vector<Shape> shapes = shapes_of(o);

@@ -46,7 +46,7 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define BCAST_VERSION_MAJOR 1
-#define BCAST_VERSION_MINOR 2
+#define BCAST_VERSION_MINOR 3
 #define BCAST_VERSION_PATCH 0
 /* MAJOR*10000 + MINOR*100 + PATCH; compare with bcast_version() at run time. */
 #define BCAST_VERSION_NUMBER \
@@ -284,6 +284,48 @@ enum {
 
 /* 1 if `opcode` accepts `dtype` (see the table above), else 0. Thread-safe. */
 BCAST_API int32_t bcast_op_supports(bcast_opcode opcode, bcast_dtype dtype) BCAST_NOEXCEPT;
+
+/* ------------------------------------------------------------------------ */
+/* Names (since 1.3)                                                         */
+/* ------------------------------------------------------------------------ */
+/*
+ * The library's own names of its opcodes, dtypes, rules and expand modes, so
+ * that bindings and tools ask instead of copying them. A value's name is its
+ * enumerator without the prefix, in the case bcast_op_describe and the error
+ * messages use: opcodes upper case ("ADD", "FLOOR_DIVIDE"), the rest lower
+ * case ("f32", "bf16", "bool"; "numpy", "onnx_legacy"; "bidirectional").
+ * Each value has exactly one name. The values of each kind run from 0
+ * without gaps, so a loop from 0 to the first NULL name lists them all:
+ *     for (bcast_opcode op = 0; bcast_opcode_name(op); ++op) ...
+ * Thread-safe.
+ */
+
+/* Static text, or NULL for an unknown value. */
+BCAST_API const char* bcast_opcode_name(bcast_opcode opcode) BCAST_NOEXCEPT;
+BCAST_API const char* bcast_dtype_name(bcast_dtype dtype) BCAST_NOEXCEPT;
+BCAST_API const char* bcast_rule_name(bcast_rule rule) BCAST_NOEXCEPT;
+BCAST_API const char* bcast_expand_mode_name(bcast_expand_mode mode) BCAST_NOEXCEPT;
+
+/* The value of a name. ASCII case is ignored ("add", "Add" and "ADD" are all
+ * BCAST_OP_ADD; "F32" is BCAST_DTYPE_F32) and nothing else is: no blanks
+ * around the name, no '-' for '_', no aliases (ONNX's "multidirectional" is
+ * not taken for "numpy"; a binding maps its own aliases). *out is written
+ * only on success. INVALID_ARGUMENT for a NULL name or out, or an unknown
+ * name (the message quotes it and lists the names). */
+BCAST_API bcast_status bcast_opcode_from_name(const char* name,
+                                              bcast_opcode* out) BCAST_NOEXCEPT;
+BCAST_API bcast_status bcast_dtype_from_name(const char* name, bcast_dtype* out) BCAST_NOEXCEPT;
+BCAST_API bcast_status bcast_rule_from_name(const char* name, bcast_rule* out) BCAST_NOEXCEPT;
+BCAST_API bcast_status bcast_expand_mode_from_name(const char* name,
+                                                   bcast_expand_mode* out) BCAST_NOEXCEPT;
+
+/* The dtype `opcode` writes for `dtype` (the dtype bcast_op_create takes):
+ * BOOL for the comparisons and logical ops, `dtype` for every other op.
+ * INVALID_ARGUMENT for an unknown opcode or dtype or a NULL out; UNSUPPORTED
+ * if the op does not take the dtype (bcast_op_supports). *out is written only
+ * on success. */
+BCAST_API bcast_status bcast_op_output_dtype(bcast_opcode opcode, bcast_dtype dtype,
+                                             bcast_dtype* out) BCAST_NOEXCEPT;
 
 /* ------------------------------------------------------------------------ */
 /* Operators: create once, plan per shape, execute many times               */

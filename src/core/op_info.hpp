@@ -1,7 +1,9 @@
-// The op table: names, arity, reversed-op folding and which dtypes each op
-// takes. The single source of truth for bcast_op_supports, bcast_op_create's
-// validation, the kernel tables (which build kernels for supported pairs
-// only) and the tests.
+// The vocabulary: the op table (names, arity, reversed-op folding, which
+// dtypes each op takes, bool result, weight) and the dtype table. The only
+// list of them: bcast_op_supports, bcast_op_create's validation, the kernel
+// tables (which build kernels for supported pairs only), the task split, the
+// C API's names (capi/names.cpp) and through them the CLI and the bindings
+// follow it; tests/api/test_vocabulary.cpp checks the header's enums against it.
 #pragma once
 
 #include <bcast/bcast.h>
@@ -34,6 +36,7 @@ struct OpInfo {
     int max_inputs;
     unsigned dtypes;        // DtypeSet
     bool bool_output;       // comparisons and logical ops write BOOL
+    unsigned weight;        // cost per element relative to a plain + (the task split)
 };
 
 // The tables behind the functions below, in the header so that the kernel
@@ -45,45 +48,45 @@ inline constexpr int kVariadic = BCAST_MAX_INPUTS;
 
 // Indexed by opcode; the order is the header's.
 inline constexpr OpInfo kOps[kNumOpcodes] = {
-    {"ADD", BCAST_OP_ADD, false, 2, kVariadic, kNumeric, false},
-    {"SUB", BCAST_OP_SUB, false, 2, 2, kNumeric, false},
-    {"MUL", BCAST_OP_MUL, false, 2, kVariadic, kNumeric, false},
-    {"DIV", BCAST_OP_DIV, false, 2, 2, kNumeric, false},
-    {"MAX", BCAST_OP_MAX, false, 2, kVariadic, kNumeric, false},
-    {"MIN", BCAST_OP_MIN, false, 2, kVariadic, kNumeric, false},
-    {"POW", BCAST_OP_POW, false, 2, 2, kNumeric, false},
-    {"RSUB", BCAST_OP_SUB, true, 2, 2, kNumeric, false},
-    {"RDIV", BCAST_OP_DIV, true, 2, 2, kNumeric, false},
-    {"RPOW", BCAST_OP_POW, true, 2, 2, kNumeric, false},
-    {"ATAN2", BCAST_OP_ATAN2, false, 2, 2, kFloat, false},
-    {"RATAN2", BCAST_OP_ATAN2, true, 2, 2, kFloat, false},
-    {"FMOD", BCAST_OP_FMOD, false, 2, 2, kNumeric, false},
-    {"RFMOD", BCAST_OP_FMOD, true, 2, 2, kNumeric, false},
-    {"LOGADDEXP", BCAST_OP_LOGADDEXP, false, 2, 2, kFloat, false},
-    {"FLOOR_DIVIDE", BCAST_OP_FLOOR_DIVIDE, false, 2, 2, kNumeric, false},
-    {"RFLOOR_DIVIDE", BCAST_OP_FLOOR_DIVIDE, true, 2, 2, kNumeric, false},
-    {"REMAINDER", BCAST_OP_REMAINDER, false, 2, 2, kFloat, false},
-    {"RREMAINDER", BCAST_OP_REMAINDER, true, 2, 2, kFloat, false},
-    {"MOD", BCAST_OP_MOD, false, 2, 2, kNumeric, false},
-    {"SQUARED_DIFFERENCE", BCAST_OP_SQUARED_DIFFERENCE, false, 2, 2, kNumeric, false},
-    {"PRELU", BCAST_OP_PRELU, false, 2, 2, kNumeric, false},
-    {"EQUAL", BCAST_OP_EQUAL, false, 2, 2, kAll, true},
-    {"NOT_EQUAL", BCAST_OP_NOT_EQUAL, false, 2, 2, kAll, true},
-    {"LESS", BCAST_OP_LESS, false, 2, 2, kAll, true},
-    {"LESS_EQUAL", BCAST_OP_LESS_EQUAL, false, 2, 2, kAll, true},
-    {"GREATER", BCAST_OP_GREATER, false, 2, 2, kAll, true},
-    {"GREATER_EQUAL", BCAST_OP_GREATER_EQUAL, false, 2, 2, kAll, true},
-    {"LOGICAL_AND", BCAST_OP_LOGICAL_AND, false, 2, 2, kBool, true},
-    {"LOGICAL_OR", BCAST_OP_LOGICAL_OR, false, 2, 2, kBool, true},
-    {"LOGICAL_XOR", BCAST_OP_LOGICAL_XOR, false, 2, 2, kBool, true},
-    {"BITWISE_AND", BCAST_OP_BITWISE_AND, false, 2, 2, kInt | kBool, false},
-    {"BITWISE_OR", BCAST_OP_BITWISE_OR, false, 2, 2, kInt | kBool, false},
-    {"BITWISE_XOR", BCAST_OP_BITWISE_XOR, false, 2, 2, kInt | kBool, false},
-    {"SHIFT_LEFT", BCAST_OP_SHIFT_LEFT, false, 2, 2, kInt, false},
-    {"SHIFT_RIGHT", BCAST_OP_SHIFT_RIGHT, false, 2, 2, kInt, false},
-    {"MEAN", BCAST_OP_MEAN, false, 2, kVariadic, kFloat, false},
-    {"SELECT", BCAST_OP_SELECT, false, 3, 3, kAll, false},
-    {"COPY", BCAST_OP_COPY, false, 1, 1, kAll, false},
+    {"ADD", BCAST_OP_ADD, false, 2, kVariadic, kNumeric, false, 1},
+    {"SUB", BCAST_OP_SUB, false, 2, 2, kNumeric, false, 1},
+    {"MUL", BCAST_OP_MUL, false, 2, kVariadic, kNumeric, false, 1},
+    {"DIV", BCAST_OP_DIV, false, 2, 2, kNumeric, false, 4},
+    {"MAX", BCAST_OP_MAX, false, 2, kVariadic, kNumeric, false, 1},
+    {"MIN", BCAST_OP_MIN, false, 2, kVariadic, kNumeric, false, 1},
+    {"POW", BCAST_OP_POW, false, 2, 2, kNumeric, false, 16},
+    {"RSUB", BCAST_OP_SUB, true, 2, 2, kNumeric, false, 1},
+    {"RDIV", BCAST_OP_DIV, true, 2, 2, kNumeric, false, 4},
+    {"RPOW", BCAST_OP_POW, true, 2, 2, kNumeric, false, 16},
+    {"ATAN2", BCAST_OP_ATAN2, false, 2, 2, kFloat, false, 16},
+    {"RATAN2", BCAST_OP_ATAN2, true, 2, 2, kFloat, false, 16},
+    {"FMOD", BCAST_OP_FMOD, false, 2, 2, kNumeric, false, 4},
+    {"RFMOD", BCAST_OP_FMOD, true, 2, 2, kNumeric, false, 4},
+    {"LOGADDEXP", BCAST_OP_LOGADDEXP, false, 2, 2, kFloat, false, 16},
+    {"FLOOR_DIVIDE", BCAST_OP_FLOOR_DIVIDE, false, 2, 2, kNumeric, false, 4},
+    {"RFLOOR_DIVIDE", BCAST_OP_FLOOR_DIVIDE, true, 2, 2, kNumeric, false, 4},
+    {"REMAINDER", BCAST_OP_REMAINDER, false, 2, 2, kFloat, false, 4},
+    {"RREMAINDER", BCAST_OP_REMAINDER, true, 2, 2, kFloat, false, 4},
+    {"MOD", BCAST_OP_MOD, false, 2, 2, kNumeric, false, 4},
+    {"SQUARED_DIFFERENCE", BCAST_OP_SQUARED_DIFFERENCE, false, 2, 2, kNumeric, false, 1},
+    {"PRELU", BCAST_OP_PRELU, false, 2, 2, kNumeric, false, 1},
+    {"EQUAL", BCAST_OP_EQUAL, false, 2, 2, kAll, true, 1},
+    {"NOT_EQUAL", BCAST_OP_NOT_EQUAL, false, 2, 2, kAll, true, 1},
+    {"LESS", BCAST_OP_LESS, false, 2, 2, kAll, true, 1},
+    {"LESS_EQUAL", BCAST_OP_LESS_EQUAL, false, 2, 2, kAll, true, 1},
+    {"GREATER", BCAST_OP_GREATER, false, 2, 2, kAll, true, 1},
+    {"GREATER_EQUAL", BCAST_OP_GREATER_EQUAL, false, 2, 2, kAll, true, 1},
+    {"LOGICAL_AND", BCAST_OP_LOGICAL_AND, false, 2, 2, kBool, true, 1},
+    {"LOGICAL_OR", BCAST_OP_LOGICAL_OR, false, 2, 2, kBool, true, 1},
+    {"LOGICAL_XOR", BCAST_OP_LOGICAL_XOR, false, 2, 2, kBool, true, 1},
+    {"BITWISE_AND", BCAST_OP_BITWISE_AND, false, 2, 2, kInt | kBool, false, 1},
+    {"BITWISE_OR", BCAST_OP_BITWISE_OR, false, 2, 2, kInt | kBool, false, 1},
+    {"BITWISE_XOR", BCAST_OP_BITWISE_XOR, false, 2, 2, kInt | kBool, false, 1},
+    {"SHIFT_LEFT", BCAST_OP_SHIFT_LEFT, false, 2, 2, kInt, false, 1},
+    {"SHIFT_RIGHT", BCAST_OP_SHIFT_RIGHT, false, 2, 2, kInt, false, 1},
+    {"MEAN", BCAST_OP_MEAN, false, 2, kVariadic, kFloat, false, 1},
+    {"SELECT", BCAST_OP_SELECT, false, 3, 3, kAll, false, 1},
+    {"COPY", BCAST_OP_COPY, false, 1, 1, kAll, false, 1},
 };
 
 struct DtypeInfo {
@@ -114,9 +117,13 @@ constexpr unsigned class_bit(DtypeClass c) {
 
 }  // namespace op_tables
 
-// nullptr for an unknown opcode.
+constexpr bool valid_opcode(bcast_opcode op) { return op >= 0 && op < kNumOpcodes; }
+
+// nullptr for an unknown opcode. Not for constant expressions that test the
+// result: g++'s UBSan (-fsanitize=null) makes `&kOps[op] == nullptr` no
+// constant; those use valid_opcode and index the table.
 constexpr const OpInfo* op_info(bcast_opcode op) {
-    return (op < 0 || op >= kNumOpcodes) ? nullptr : &op_tables::kOps[op];
+    return valid_opcode(op) ? &op_tables::kOps[op] : nullptr;
 }
 
 constexpr bool valid_dtype(bcast_dtype dt) { return dt >= 0 && dt < kNumDtypes; }
@@ -132,10 +139,17 @@ constexpr const char* dtype_name(bcast_dtype dt) {
 }
 
 constexpr bool op_supports(bcast_opcode op, bcast_dtype dt) {
-    const OpInfo* info = op_info(op);
-    if (!info || !valid_dtype(dt)) return false;
-    return (info->dtypes & op_tables::class_bit(dtype_class(dt))) != 0;
+    if (!valid_opcode(op) || !valid_dtype(dt)) return false;
+    return (op_tables::kOps[op].dtypes & op_tables::class_bit(dtype_class(dt))) != 0;
 }
+
+// A reversed op is its kernel op with the operands swapped: it weighs as much.
+constexpr bool reversed_ops_weigh_as_their_base() {
+    for (const OpInfo& info : op_tables::kOps)
+        if (info.weight != op_tables::kOps[info.base].weight) return false;
+    return true;
+}
+static_assert(reversed_ops_weigh_as_their_base(), "a reversed op's weight differs from its base op's");
 
 // The kernel op that computes x op y as y op' x with the same bits for dtype
 // dt: op itself where op commutes, the mirror of an ordered comparison; -1
@@ -166,6 +180,13 @@ constexpr int exchanged_op(bcast_opcode kernel_op, bcast_dtype dt) {
         case BCAST_OP_MIN: return integral ? kernel_op : -1;
         default: return -1;
     }
+}
+
+// Cost per element of a kernel op relative to a plain + (what the task
+// split weighs); 1 for an unknown opcode.
+constexpr unsigned op_weight(bcast_opcode op) {
+    const OpInfo* info = op_info(op);
+    return info ? info->weight : 1;
 }
 
 // Element type of the op's output for input dtype dt.

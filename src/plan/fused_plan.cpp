@@ -3,7 +3,6 @@
 #include "core/checked.hpp"
 #include "core/error.hpp"
 #include "core/op_checks.hpp"
-#include "core/op_weight.hpp"
 #include "kernels/dispatch.hpp"
 #include "rules/rules.hpp"
 

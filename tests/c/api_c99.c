@@ -51,7 +51,7 @@ static void test_version(void) {
     char want[64];
     CHECK(bcast_version() == BCAST_VERSION_NUMBER);
     CHECK(bcast_version() / 10000u == BCAST_VERSION_MAJOR);
-    CHECK(BCAST_VERSION_NUMBER == 10200);
+    CHECK(BCAST_VERSION_NUMBER == 10300);
     sprintf(want, "%d.%d.%d", BCAST_VERSION_MAJOR, BCAST_VERSION_MINOR, BCAST_VERSION_PATCH);
     CHECK(bcast_version_string() != NULL);
     CHECK(bcast_version_string() != NULL && strcmp(bcast_version_string(), want) == 0);
@@ -686,10 +686,45 @@ static void test_expression(void) {
     bcast_expr_destroy(e);
 }
 
+/* Since 1.3: the library names its values; a C user lists them by looping to
+ * the first NULL and reads a name back in any case. */
+static void test_value_names(void) {
+    bcast_opcode op = -1;
+    bcast_dtype dt = -1, out_dt = -1;
+    bcast_rule rule = -1;
+    bcast_expand_mode mode = -1;
+    int32_t count = 0;
+    CHECK(strcmp(bcast_opcode_name(BCAST_OP_SQUARED_DIFFERENCE), "SQUARED_DIFFERENCE") == 0);
+    CHECK(strcmp(bcast_dtype_name(BCAST_DTYPE_U16), "u16") == 0);
+    CHECK(strcmp(bcast_rule_name(BCAST_RULE_UNIDIRECTIONAL), "unidirectional") == 0);
+    CHECK(strcmp(bcast_expand_mode_name(BCAST_EXPAND_EXPLICIT), "explicit") == 0);
+    for (op = 0; bcast_opcode_name(op); ++op) ++count;
+    CHECK(count == BCAST_OP_COPY + 1);
+    CHECK(bcast_opcode_name(-1) == NULL && bcast_dtype_name(BCAST_DTYPE_BOOL + 1) == NULL);
+    CHECK(bcast_rule_name(BCAST_RULE_NCNN + 1) == NULL);
+    CHECK(bcast_expand_mode_name(BCAST_EXPAND_PDPD + 1) == NULL);
+    CHECK(bcast_opcode_from_name("logaddexp", &op) == BCAST_OK && op == BCAST_OP_LOGADDEXP);
+    CHECK(bcast_dtype_from_name("BF16", &dt) == BCAST_OK && dt == BCAST_DTYPE_BF16);
+    CHECK(bcast_rule_from_name("Onnx_Legacy", &rule) == BCAST_OK && rule == BCAST_RULE_ONNX_LEGACY);
+    CHECK(bcast_expand_mode_from_name("pdpd", &mode) == BCAST_OK && mode == BCAST_EXPAND_PDPD);
+    CHECK(bcast_opcode_from_name("nope", &op) == BCAST_ERROR_INVALID_ARGUMENT);
+    CHECK(op == BCAST_OP_LOGADDEXP);
+    CHECK(strstr(bcast_last_error(), "'nope'") != NULL);
+    CHECK(bcast_dtype_from_name(NULL, &dt) == BCAST_ERROR_INVALID_ARGUMENT);
+    CHECK(bcast_rule_from_name("numpy", NULL) == BCAST_ERROR_INVALID_ARGUMENT);
+    CHECK(bcast_op_output_dtype(BCAST_OP_GREATER, BCAST_DTYPE_I32, &out_dt) == BCAST_OK);
+    CHECK(out_dt == BCAST_DTYPE_BOOL);
+    CHECK(bcast_op_output_dtype(BCAST_OP_SUB, BCAST_DTYPE_I32, &out_dt) == BCAST_OK);
+    CHECK(out_dt == BCAST_DTYPE_I32);
+    CHECK(bcast_op_output_dtype(BCAST_OP_ATAN2, BCAST_DTYPE_I32, &out_dt) == BCAST_ERROR_UNSUPPORTED);
+    CHECK(out_dt == BCAST_DTYPE_I32);
+}
+
 int main(void) {
     test_version();
     test_expression();
     test_types_and_names();
+    test_value_names();
     test_infer_shape();
     test_infer_expand();
     test_errors();

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <strings.h>
 #include <vector>
 
 namespace {
@@ -171,6 +172,31 @@ void handle_calls(fuzz::Input& in) {
     bcast_op_destroy(op);
 }
 
+// The name look-ups (since 1.3) on arbitrary bytes: a known name gives back
+// its value's name (in any case), anything else is refused writing nothing.
+void names(fuzz::Input& in) {
+    using NameOf = const char* (*)(int32_t);
+    using ValueOf = bcast_status (*)(const char*, int32_t*);
+    static const NameOf kNameOf[] = {bcast_opcode_name, bcast_dtype_name, bcast_rule_name,
+                                     bcast_expand_mode_name};
+    static const ValueOf kValueOf[] = {bcast_opcode_from_name, bcast_dtype_from_name,
+                                       bcast_rule_from_name, bcast_expand_mode_from_name};
+    const std::size_t kind = in.byte() % 4;
+    char name[24] = {};
+    for (std::size_t i = 0, n = static_cast<std::size_t>(in.range(0, 23)); i < n; ++i)
+        name[i] = static_cast<char>(in.byte());
+    int32_t value = 0x5A5A;
+    const bcast_status st = kValueOf[kind](in.chance(97) ? name : nullptr, in.chance(97) ? &value : nullptr);
+    check_status(st);
+    if (st == BCAST_OK) {
+        FUZZ_CHECK(kNameOf[kind](value) != nullptr && strcasecmp(kNameOf[kind](value), name) == 0);
+    } else {
+        FUZZ_CHECK(value == 0x5A5A);
+    }
+    const char* any = kNameOf[kind](enum_value(in, 40));
+    FUZZ_CHECK(any == nullptr || any[0] != '\0');
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -188,5 +214,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         case 1: infer_expand(in); break;
         default: handle_calls(in); break;
     }
+    if (in.chance(20)) names(in);
     return 0;
 }
