@@ -34,7 +34,7 @@ from .ops import *  # noqa: F401,F403 (one function per op, listed in ops.__all_
 from .ops import __all__ as _ops
 from .shapes import infer_expand_shape, infer_shape
 
-__version__ = "1.2.0"
+__version__ = "1.3.0"
 
 __all__ = list(_ops) + [
     "Op", "Pool", "fuse", "Fused", "plan_cache_info", "set_plan_cache_size", "clear_plan_cache", "infer_shape", "infer_expand_shape", "explain", "isa", "set_max_isa", "version",
