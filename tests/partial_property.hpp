@@ -197,8 +197,12 @@ inline Outcome check(const Case& c, uint64_t max_assignments = 40000) {
         detail::Var& var = vars[v];
         if (var.lo > var.hi) return o;  // disjoint symbol: strict says INVALID_ARGUMENT
         const bool is_growth = std::find(growth.begin(), growth.end(), v) != growth.end();
-        for (int64_t x : consts)
-            if (x >= var.lo && x <= var.hi && (!is_growth || x <= kMaxGrowth)) var.values.push_back(x);
+        if (is_growth) {
+            for (int64_t x = 0; x <= kMaxGrowth; ++x) var.values.push_back(x);
+        } else {
+            for (int64_t x : consts)
+                if (x >= var.lo && x <= var.hi) var.values.push_back(x);
+        }
         if (var.values.empty()) var.values.push_back(var.lo);
         total *= var.values.size();
         if (total > max_assignments) return o;
