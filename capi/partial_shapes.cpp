@@ -30,18 +30,20 @@ struct SymbolMap {
     }
 };
 
-partial::PShape to_partial(const bcast_pshape* s, const std::string& what, SymbolMap* symbols) {
-    if (s == nullptr) fail(BCAST_ERROR_INVALID_ARGUMENT, what + " is NULL");
+// `what` names the shape ("input 1"), built only for a message.
+template <class What>
+partial::PShape to_partial(const bcast_pshape* s, What what, SymbolMap* symbols) {
+    if (s == nullptr) fail(BCAST_ERROR_INVALID_ARGUMENT, what() + " is NULL");
     if (s->num_dims > BCAST_MAX_RANK)
-        fail(BCAST_ERROR_INVALID_ARGUMENT, what + ": " + std::to_string(s->num_dims) +
+        fail(BCAST_ERROR_INVALID_ARGUMENT, what() + ": " + std::to_string(s->num_dims) +
                                                " dims exceed the maximum rank of " +
                                                std::to_string(BCAST_MAX_RANK));
     if (s->num_dims > 0 && s->dims == nullptr)
         fail(BCAST_ERROR_INVALID_ARGUMENT,
-             what + ": dims is NULL but num_dims is " + std::to_string(s->num_dims));
+             what() + ": dims is NULL but num_dims is " + std::to_string(s->num_dims));
     if (s->rank_known != 0 && s->rank_known != 1)
         fail(BCAST_ERROR_INVALID_ARGUMENT,
-             what + ": rank_known is " + std::to_string(s->rank_known) + " (0 or 1)");
+             what() + ": rank_known is " + std::to_string(s->rank_known) + " (0 or 1)");
     partial::PShape p;
     p.rank_known = s->rank_known == 1;
     p.rank = s->num_dims;
@@ -135,9 +137,9 @@ bcast_status bcast_infer_partial_shape(bcast_semantics semantics, bcast_rule rul
                                                    std::to_string(BCAST_MAX_INPUTS));
         if (!inputs) fail(BCAST_ERROR_INVALID_ARGUMENT, "inputs is NULL");
         SymbolMap symbols;
-        std::array<partial::PShape, BCAST_MAX_INPUTS> shapes;
+        std::vector<partial::PShape> shapes(num_inputs);
         for (std::size_t j = 0; j < num_inputs; ++j)
-            shapes[j] = to_partial(&inputs[j], "input " + std::to_string(j), &symbols);
+            shapes[j] = to_partial(&inputs[j], [j] { return "input " + std::to_string(j); }, &symbols);
         const partial::Inference r = partial::infer(semantics_of(semantics), rule, axis,
                                                     shapes.data(), num_inputs, symbols.names);
         out.write(r, symbols);
@@ -159,8 +161,9 @@ bcast_status bcast_infer_partial_expand_shape(bcast_semantics semantics, bcast_e
                           conditions_capacity, conditions, num_conditions};
         out.check();
         SymbolMap symbols;
-        const partial::PShape d = to_partial(data, "data", &symbols);
-        const partial::PShape t = to_partial(target, "target", &symbols);
+        const partial::PShape d = to_partial(data, [] { return std::string("data"); }, &symbols);
+        const partial::PShape t =
+            to_partial(target, [] { return std::string("target"); }, &symbols);
         const partial::Inference r =
             partial::infer_expand(semantics_of(semantics), mode, d, t, axes_mapping, axes_count,
                                   axis, symbols.names);
@@ -194,10 +197,10 @@ size_t bcast_conditions_format(size_t num_conditions, const bcast_condition* con
             fail(BCAST_ERROR_INVALID_ARGUMENT, "num_inputs " + std::to_string(num_inputs) +
                                                    " exceeds " + std::to_string(BCAST_MAX_INPUTS));
         SymbolMap symbols;
-        std::array<partial::PShape, BCAST_MAX_INPUTS> shapes;
         const std::size_t n = inputs ? num_inputs : 0;
+        std::vector<partial::PShape> shapes(n);
         for (std::size_t j = 0; j < n; ++j)
-            shapes[j] = to_partial(&inputs[j], "input " + std::to_string(j), &symbols);
+            shapes[j] = to_partial(&inputs[j], [j] { return "input " + std::to_string(j); }, &symbols);
         text = partial::format_conditions(atoms, shapes.data(), n, symbols.names);
     });
     if (st != BCAST_OK) {

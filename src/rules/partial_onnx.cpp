@@ -26,7 +26,7 @@ PShape as_onnx(const PShape& s) {
     return o;
 }
 
-Inference multidirectional(const std::string& who, const PShape* in, std::size_t n,
+Inference multidirectional(const char* who, const PShape* in, std::size_t n,
                            const Symbols& symbols) {
     Inference inf;
     std::size_t rank = 0;

@@ -163,8 +163,8 @@ Inference openvino_elementwise(bcast_rule rule, int64_t axis, const PShape* in, 
                                const Symbols& symbols) {
     if (rule != BCAST_RULE_NONE && rule != BCAST_RULE_NUMPY && rule != BCAST_RULE_PDPD)
         no_inference(std::string("auto_broadcast ") + rule_name(rule));
-    const std::string who = std::string(rule_name(rule)) + " (openvino semantics)";
-    if (rule == BCAST_RULE_PDPD) rules::detail::check_axis_argument(who, axis);
+    const auto who = [rule] { return std::string(rule_name(rule)) + " (openvino semantics)"; };
+    if (rule == BCAST_RULE_PDPD && axis < -1) rules::detail::check_axis_argument(who(), axis);
     OpenVino ov(symbols.size());
     Inference inf;
     inf.out = in[0];
@@ -173,7 +173,7 @@ Inference openvino_elementwise(bcast_rule rule, int64_t axis, const PShape* in, 
         const bool ok = rule == BCAST_RULE_NONE    ? ov.merge_into(&inf.out, in[j])
                         : rule == BCAST_RULE_NUMPY ? ov.numpy_into(&inf.out, in[j])
                                                    : ov.pdpd_into(&inf.out, in[j], axis);
-        if (!ok) inconsistent(who, ov, before, in[j], symbols);
+        if (!ok) inconsistent(who(), ov, before, in[j], symbols);
     }
     return inf;
 }

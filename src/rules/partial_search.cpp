@@ -8,6 +8,7 @@
 #include "rules/partial_util.hpp"
 
 #include <algorithm>
+#include <array>
 
 namespace bcast::rules::partial::detail {
 namespace {
@@ -118,30 +119,71 @@ struct Search {
     }
 };
 
+bool is_dim_atom(const IAtom& a) {
+    return a.kind == AtomKind::dim_eq_value || a.kind == AtomKind::dim_eq_dim;
+}
+
+// Unknown ranks: the rank atoms come as single-atom clauses; they bound each
+// input's rank to an interval, which must stay non-empty.
+bool ranks_fit(const std::vector<IAtom>& atoms,
+               const std::vector<std::pair<std::size_t, std::size_t>>& clauses,
+               const PShape* inputs, std::size_t n) {
+    std::array<int64_t, kMaxInputs> lo{}, hi{};
+    for (std::size_t j = 0; j < n; ++j) {
+        lo[j] = static_cast<int64_t>(inputs[j].rank);
+        hi[j] = inputs[j].rank_known ? lo[j] : static_cast<int64_t>(kMaxRank);
+    }
+    for (const auto& r : clauses) {
+        const IAtom& a = atoms[r.first];
+        if (is_dim_atom(a) || r.second - r.first != 1) continue;  // no layout mixes them
+        const auto j = static_cast<std::size_t>(a.a.input);
+        if (a.kind != AtomKind::rank_le) lo[j] = std::max(lo[j], a.value);
+        if (a.kind != AtomKind::rank_ge) hi[j] = std::min(hi[j], a.value);
+        if (lo[j] > hi[j]) return false;
+    }
+    return true;
+}
+
+// Whether no dimension (a symbol, or an anonymous dim's position) appears in
+// two clauses.
+bool independent(const std::vector<IAtom>& atoms,
+                 const std::vector<std::pair<std::size_t, std::size_t>>& clauses) {
+    struct Seen {
+        int32_t sym, input;
+        int64_t axis;
+        std::size_t clause;
+    };
+    std::vector<Seen> seen;
+    seen.reserve(atoms.size() * 2);
+    for (std::size_t k = 0; k < clauses.size(); ++k)
+        for (std::size_t i = clauses[k].first; i < clauses[k].second; ++i) {
+            if (!is_dim_atom(atoms[i])) continue;
+            for (const Ref* r : {&atoms[i].a, &atoms[i].b}) {
+                if (r == &atoms[i].b && atoms[i].kind != AtomKind::dim_eq_dim) continue;
+                if (r->dim.is_static()) continue;
+                const Seen s{r->dim.sym, r->dim.sym ? 0 : r->input, r->dim.sym ? 0 : r->axis, k};
+                for (const Seen& o : seen)
+                    if (o.sym == s.sym && o.input == s.input && o.axis == s.axis && o.clause != k)
+                        return false;
+                seen.push_back(s);
+            }
+        }
+    return true;
+}
+
 }  // namespace
 
 bool satisfiable(const std::vector<IAtom>& atoms,
                  const std::vector<std::pair<std::size_t, std::size_t>>& clauses,
                  const PShape* inputs, std::size_t n) {
-    // Unknown ranks: the rank atoms come as single-atom clauses; they bound
-    // each input's rank to an interval, which must stay non-empty.
-    std::vector<int64_t> rank_lo(n), rank_hi(n);
-    for (std::size_t j = 0; j < n; ++j) {
-        rank_lo[j] = static_cast<int64_t>(inputs[j].rank);
-        rank_hi[j] = inputs[j].rank_known ? rank_lo[j] : static_cast<int64_t>(kMaxRank);
-    }
+    if (!ranks_fit(atoms, clauses, inputs, n)) return false;
+    // Clauses that share no dimension hold together as soon as each can
+    // hold alone, which every kept clause can (its atoms are not false).
+    if (independent(atoms, clauses)) return true;
     Search search;
     State state;
     for (const auto& r : clauses) {
-        const IAtom& first = atoms[r.first];
-        if (first.kind != AtomKind::dim_eq_value && first.kind != AtomKind::dim_eq_dim) {
-            if (r.second - r.first != 1) return true;  // not made by any layout: do not refuse
-            const auto j = static_cast<std::size_t>(first.a.input);
-            if (first.kind != AtomKind::rank_le) rank_lo[j] = std::max(rank_lo[j], first.value);
-            if (first.kind != AtomKind::rank_ge) rank_hi[j] = std::min(rank_hi[j], first.value);
-            if (rank_lo[j] > rank_hi[j]) return false;
-            continue;
-        }
+        if (!is_dim_atom(atoms[r.first])) continue;
         std::vector<std::pair<Term, Term>> c;
         for (std::size_t i = r.first; i < r.second; ++i) {
             const IAtom& a = atoms[i];

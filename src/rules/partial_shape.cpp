@@ -10,22 +10,25 @@ namespace {
 
 using detail::Layout;
 
-void check_shape(const PShape& s, const std::string& what, const Symbols& symbols) {
+// `what` names the shape in messages ("input 1"); it is only called on a
+// refusal, so that a valid call builds no text.
+template <class What>
+void check_shape(const PShape& s, What what, const Symbols& symbols) {
     if (s.rank > kMaxRank)
-        fail(BCAST_ERROR_INVALID_ARGUMENT, what + ": " + std::to_string(s.rank) +
+        fail(BCAST_ERROR_INVALID_ARGUMENT, what() + ": " + std::to_string(s.rank) +
                                                " dimensions exceed the maximum rank of " +
                                                std::to_string(kMaxRank));
     for (std::size_t i = 0; i < s.rank; ++i) {
         const PDim& d = s.dims[i];
-        const std::string where = what + ": dimension " + std::to_string(i);
         if (d.lo < 0 || d.hi < d.lo)
             fail(BCAST_ERROR_INVALID_ARGUMENT,
-                 where + " has the empty or negative interval [" + std::to_string(d.lo) + ", " +
-                     std::to_string(d.hi) + "]");
+                 what() + ": dimension " + std::to_string(i) + " has the empty or negative interval [" +
+                     std::to_string(d.lo) + ", " + std::to_string(d.hi) + "]");
         if (d.sym < 0 || static_cast<std::size_t>(d.sym) > symbols.size())
             fail(BCAST_ERROR_INVALID_ARGUMENT,
-                 where + " has symbol id " + std::to_string(d.sym) + " but only " +
-                     std::to_string(symbols.size()) + " symbols are named");
+                 what() + ": dimension " + std::to_string(i) + " has symbol id " +
+                     std::to_string(d.sym) + " but only " + std::to_string(symbols.size()) +
+                     " symbols are named");
     }
 }
 
@@ -156,17 +159,16 @@ Inference infer(Semantics semantics, bcast_rule rule, int64_t axis, const PShape
                                                " inputs given; 1 to " +
                                                std::to_string(kMaxInputs) + " are accepted");
     if (inputs == nullptr) fail(BCAST_ERROR_INVALID_ARGUMENT, std::string(name) + ": inputs is NULL");
-    std::array<PShape, kMaxInputs> in;
-    for (std::size_t j = 0; j < n; ++j) {
-        check_shape(inputs[j], "input " + std::to_string(j), symbols);
-        in[j] = inputs[j];
-    }
+    for (std::size_t j = 0; j < n; ++j)
+        check_shape(inputs[j], [j] { return "input " + std::to_string(j); }, symbols);
     switch (semantics) {
-        case Semantics::onnx: return detail::onnx_elementwise(rule, in.data(), n, symbols);
+        case Semantics::onnx: return detail::onnx_elementwise(rule, inputs, n, symbols);
         case Semantics::openvino:
-            return detail::openvino_elementwise(rule, axis, in.data(), n, symbols);
+            return detail::openvino_elementwise(rule, axis, inputs, n, symbols);
         default: break;
     }
+    // Strict narrows symbols' intervals in its own copy.
+    std::vector<PShape> in(inputs, inputs + n);
     narrow_symbols(in.data(), n, symbols);
     const Layout l = detail::layout_elementwise(rule, axis, in.data(), n);
     const ElementwiseContext context{rule, axis};
@@ -182,8 +184,8 @@ Inference infer_expand(Semantics semantics, bcast_expand_mode mode, const PShape
     const std::string who = std::string("broadcast ") + name;
     if (mode != BCAST_EXPAND_EXPLICIT && axes_count > 0)
         fail(BCAST_ERROR_INVALID_ARGUMENT, who + ": axes_mapping is only taken by explicit mode");
-    check_shape(data, "data", symbols);
-    check_shape(target, "target", symbols);
+    check_shape(data, [] { return std::string("data"); }, symbols);
+    check_shape(target, [] { return std::string("target"); }, symbols);
     std::array<PShape, 2> in{data, target};
     switch (semantics) {
         case Semantics::onnx: return detail::onnx_expand(mode, in[0], in[1], symbols);
