@@ -183,26 +183,33 @@ void into_a_columns(Layout& l, const PShape* in, std::size_t n, const Placed* pl
     }
 }
 
-Layout pdpd_layout(int64_t axis, const PShape* in, std::size_t n) {
+// One B's placement into A (and its extra clauses); false when no values of
+// the unknowns can place it (the static rule's own refusal then names it).
+using PlaceFn = bool (*)(Layout& l, const PShape* in, int32_t j, int64_t axis, Placed* placed);
+
+Layout into_a_layout(const char* who, int64_t axis, const PShape* in, std::size_t n,
+                     PlaceFn place) {
     Layout l;
-    l.who = "pdpd";
-    require_known_ranks("pdpd", in, n, "B is placed from A's axis");
-    rules::detail::check_axis_argument("pdpd", axis);
+    l.who = who;
+    require_known_ranks(who, in, n, "B is placed from A's axis");
+    rules::detail::check_axis_argument(who, axis);
     std::array<Placed, kMaxInputs> placed{};
-    const std::size_t ra = in[0].rank;
-    for (std::size_t j = 1; j < n; ++j) {
-        const std::size_t rb = in[j].rank;
-        if (rb > ra) l.impossible = true;
-        const std::size_t start = axis == -1 ? ra - std::min(ra, rb) : static_cast<std::size_t>(axis);
-        if (start > ra) l.impossible = true;
-        if (l.impossible) return l;
-        placed[j].start = start;
-        // B's dims past A's end must be 1s (the static rule drops B's trailing 1s).
-        for (std::size_t i = ra - start; i < rb; ++i)
-            l.clause({is_value(at(in, static_cast<int32_t>(j), i), 1)});
-    }
+    for (std::size_t j = 1; j < n; ++j)
+        if (in[j].rank > in[0].rank || !place(l, in, static_cast<int32_t>(j), axis, &placed[j])) {
+            l.impossible = true;
+            return l;
+        }
     into_a_columns(l, in, n, placed.data());
     return l;
+}
+
+bool place_pdpd(Layout& l, const PShape* in, int32_t j, int64_t axis, Placed* placed) {
+    const std::size_t ra = in[0].rank, rb = in[j].rank;
+    placed->start = axis == -1 ? ra - rb : static_cast<std::size_t>(axis);
+    if (placed->start > ra) return false;
+    // B's dims past A's end must be 1s (the static rule drops B's trailing 1s).
+    for (std::size_t i = ra - placed->start; i < rb; ++i) l.clause({is_value(at(in, j, i), 1)});
+    return true;
 }
 
 bool all_static_ones(const PShape& s) {
@@ -211,43 +218,29 @@ bool all_static_ones(const PShape& s) {
     return true;
 }
 
-Layout legacy_layout(int64_t axis, const PShape* in, std::size_t n) {
-    Layout l;
-    l.who = "onnx_legacy";
-    require_known_ranks("onnx_legacy", in, n, "B is placed from A's axis");
-    rules::detail::check_axis_argument("onnx_legacy", axis);
-    std::array<Placed, kMaxInputs> placed{};
-    const std::size_t ra = in[0].rank;
-    for (std::size_t j = 1; j < n; ++j) {
-        const PShape& b = in[j];
-        const auto jj = static_cast<int32_t>(j);
-        if (b.rank > ra) {
-            l.impossible = true;
-            return l;
-        }
-        placed[j].skip = all_static_ones(b);
-        if (placed[j].skip) continue;
-        const std::size_t room = ra - b.rank;
-        const std::size_t start = axis == -1 ? room : static_cast<std::size_t>(axis);
-        if (start > room) {
-            // Only a one-element B fits at an axis outside [0, room].
-            placed[j].skip = true;
-            for (std::size_t i = 0; i < b.rank; ++i) l.clause({is_value(at(in, jj, i), 1)});
-            continue;
-        }
-        placed[j].start = start;
-        // Interior 1s do not stretch: b[i] equals A there unless every b
-        // before it or every b after it is 1 (it is then a leading or
-        // trailing 1, which is dropped). In clauses: for k < i < m,
-        // b[i] == A or b[k] == 1 or b[m] == 1.
-        for (std::size_t i = 1; i + 1 < b.rank; ++i)
-            for (std::size_t k = 0; k < i; ++k)
-                for (std::size_t m = i + 1; m < b.rank; ++m)
-                    l.clause({is_value(at(in, jj, k), 1), is_value(at(in, jj, m), 1),
-                              same(at(in, jj, i), at(in, 0, start + i))});
+bool place_legacy(Layout& l, const PShape* in, int32_t j, int64_t axis, Placed* placed) {
+    const PShape& b = in[j];
+    placed->skip = all_static_ones(b);
+    if (placed->skip) return true;
+    const std::size_t room = in[0].rank - b.rank;
+    const std::size_t start = axis == -1 ? room : static_cast<std::size_t>(axis);
+    if (start > room) {
+        // Only a one-element B fits at an axis outside [0, room].
+        placed->skip = true;
+        for (std::size_t i = 0; i < b.rank; ++i) l.clause({is_value(at(in, j, i), 1)});
+        return true;
     }
-    into_a_columns(l, in, n, placed.data());
-    return l;
+    placed->start = start;
+    // Interior 1s do not stretch: b[i] equals A there unless every b before
+    // it or every b after it is 1 (it is then a leading or trailing 1, which
+    // is dropped). In clauses: for k < i < m, b[i] == A or b[k] == 1 or
+    // b[m] == 1.
+    for (std::size_t i = 1; i + 1 < b.rank; ++i)
+        for (std::size_t k = 0; k < i; ++k)
+            for (std::size_t m = i + 1; m < b.rank; ++m)
+                l.clause({is_value(at(in, j, k), 1), is_value(at(in, j, m), 1),
+                          same(at(in, j, i), at(in, 0, start + i))});
+    return true;
 }
 
 constexpr std::size_t kNcnnMaxRank = 4;
@@ -381,8 +374,8 @@ Layout layout_elementwise(bcast_rule rule, int64_t axis, const PShape* in, std::
         case BCAST_RULE_NONE: return none_layout(in, n);
         case BCAST_RULE_NUMPY: return numpy_layout("numpy", in, n);
         case BCAST_RULE_UNIDIRECTIONAL: return into_layout("unidirectional", in, n, 0);
-        case BCAST_RULE_PDPD: return pdpd_layout(axis, in, n);
-        case BCAST_RULE_ONNX_LEGACY: return legacy_layout(axis, in, n);
+        case BCAST_RULE_PDPD: return into_a_layout("pdpd", axis, in, n, place_pdpd);
+        case BCAST_RULE_ONNX_LEGACY: return into_a_layout("onnx_legacy", axis, in, n, place_legacy);
         default: return ncnn_layout(in, n);
     }
 }

@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -87,26 +88,29 @@ std::string out_of(Call c, Semantics sem, bcast_rule rule, int64_t axis = -1) {
     return c.text(c.run(sem, rule, axis));
 }
 
-template <class F>
-Error error_of(F&& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e;
-    }
-    FAIL("expected a bcast::Error, got success");
-    throw std::logic_error("unreachable");
-}
-
 #define CHECK_REFUSED(expr, want_status, part)                                        \
     do {                                                                              \
-        const Error err_ = error_of([&] { (void)(expr); });                          \
-        INFO("message: " << err_.what());                                             \
-        CHECK(err_.status() == (want_status));                                        \
-        CHECK_THAT(std::string(err_.what()), Catch::Matchers::Contains(part));        \
+        bool thrown_ = false;                                                         \
+        try {                                                                         \
+            (void)(expr);                                                             \
+        } catch (const Error& e_) {                                                   \
+            thrown_ = true;                                                           \
+            INFO("message: " << e_.what());                                           \
+            CHECK(e_.status() == (want_status));                                      \
+            CHECK_THAT(std::string(e_.what()), Catch::Matchers::Contains(part));      \
+        }                                                                             \
+        CHECK(thrown_);                                                               \
     } while (0)
 
 const Semantics kStrict = Semantics::strict, kOnnx = Semantics::onnx, kOv = Semantics::openvino;
+
+// {a, b, expected a + b} under numpy.
+void check_numpy_pairs(Semantics sem, std::initializer_list<std::array<const char*, 3>> rows) {
+    for (const auto& row : rows) {
+        INFO(row[0] << " + " << row[1]);
+        CHECK(out_of(Call{row[0], row[1]}, sem, BCAST_RULE_NUMPY) == row[2]);
+    }
+}
 
 }  // namespace
 
@@ -129,20 +133,21 @@ TEST_CASE("partial: static shapes give the static rule's output and no condition
 // onnx/defs/shape_inference.h multidirectionalBroadcastShapeInference, per
 // column (notes section 1), and onnx/test/shape_inference_test.py.
 TEST_CASE("partial onnx: the column rule on values and params", "[partial]") {
-    CHECK(out_of(Call{"(3)", "(N)"}, kOnnx, BCAST_RULE_NUMPY) == "(3)");
-    CHECK(out_of(Call{"(0)", "(N)"}, kOnnx, BCAST_RULE_NUMPY) == "(0)");
-    CHECK(out_of(Call{"(1)", "(N)"}, kOnnx, BCAST_RULE_NUMPY) == "(N)");
-    CHECK(out_of(Call{"(N)", "(N)"}, kOnnx, BCAST_RULE_NUMPY) == "(N)");
-    CHECK(out_of(Call{"(N)", "(M)"}, kOnnx, BCAST_RULE_NUMPY) == "(?)");
-    CHECK(out_of(Call{"(N)", "(?)"}, kOnnx, BCAST_RULE_NUMPY) == "(?)");
-    CHECK(out_of(Call{"(?)", "(?)"}, kOnnx, BCAST_RULE_NUMPY) == "(?)");
+    check_numpy_pairs(kOnnx, {{"(3)", "(N)", "(3)"},
+                              {"(0)", "(N)", "(0)"},
+                              {"(1)", "(N)", "(N)"},
+                              {"(N)", "(N)", "(N)"},
+                              {"(N)", "(M)", "(?)"},
+                              {"(N)", "(?)", "(?)"},
+                              {"(?)", "(?)", "(?)"},
+                              // ONNX has no intervals: a non-static one is an anonymous dim.
+                              {"(2..8)", "(1)", "(?)"},
+                              // test_sum_broadcasting_param.
+                              {"(a,1,5)", "(a,4,1)", "(a,4,5)"}});
     CHECK_REFUSED(out_of(Call{"(3)", "(N)", "(4)"}, kOnnx, BCAST_RULE_NUMPY),
                   BCAST_ERROR_INCOMPATIBLE_SHAPES, "Incompatible dimensions");
-    // test_sum_multi_broadcasting, test_sum_broadcasting_param.
+    // test_sum_multi_broadcasting.
     CHECK(out_of(Call{"(30,1,5)", "(a,4,1)", "(4,b)"}, kOnnx, BCAST_RULE_NUMPY) == "(30,4,5)");
-    CHECK(out_of(Call{"(a,1,5)", "(a,4,1)"}, kOnnx, BCAST_RULE_NUMPY) == "(a,4,5)");
-    // ONNX has no intervals: a non-static one is an anonymous dim.
-    CHECK(out_of(Call{"(2..8)", "(1)"}, kOnnx, BCAST_RULE_NUMPY) == "(?)");
     // test_expand_dynamic_shape: data (1,2,?) to a 3-element shape of unknown values.
     Call e{"(1,2,?)", "(?,?,?)"};
     CHECK(e.text(e.expand(kOnnx, BCAST_EXPAND_BIDIRECTIONAL)) == "(?,2,?)");
@@ -158,19 +163,15 @@ TEST_CASE("partial onnx: the column rule on values and params", "[partial]") {
 // src/core/tests/dimension.cpp @7de30b0e (broadcast_merge cases) and
 // src/core/tests/type_prop/arithmetic_ops.hpp @36b43253 (symbols).
 TEST_CASE("partial openvino: broadcast_merge of intervals and symbols", "[partial]") {
-    CHECK(out_of(Call{"(1..5)", "(10..15)"}, kOv, BCAST_RULE_NUMPY) == "(10..15)");
-    CHECK(out_of(Call{"(1..12)", "(10..15)"}, kOv, BCAST_RULE_NUMPY) == "(10..15)");
-    CHECK(out_of(Call{"(7..12)", "(10..15)"}, kOv, BCAST_RULE_NUMPY) == "(10..12)");
-    CHECK(out_of(Call{"(0..12)", "(1..15)"}, kOv, BCAST_RULE_NUMPY) == "(0..15)");
-    CHECK(out_of(Call{"(1)", "(10)"}, kOv, BCAST_RULE_NUMPY) == "(10)");
-    CHECK(out_of(Call{"(A,B:3,C:1,D:2..128)", "(?,3,2..224,1)"}, kOv, BCAST_RULE_NUMPY) ==
-          "(A,B:3,2..224,D:2..128)");
-    CHECK(out_of(Call{"(A,B:3,C:1,D:2..128)", "(E,F:3,G:2..224,H:1)"}, kOv, BCAST_RULE_NUMPY) ==
-          "(?,B:3,G:2..224,D:2..128)");
-    CHECK(out_of(Call{"(A:2..4,3,224,1)", "(B:2..4,3,1,224)"}, kOv, BCAST_RULE_NUMPY) ==
-          "(A:2..4,3,224,224)");
-    CHECK(out_of(Call{"(A:2,B:1,C:224,D:1)", "(E:2,F:1,G:1,H:128)"}, kOv, BCAST_RULE_NUMPY) ==
-          "(A:2,F:1,C:224,H:128)");
+    check_numpy_pairs(kOv, {{"(1..5)", "(10..15)", "(10..15)"},
+                            {"(1..12)", "(10..15)", "(10..15)"},
+                            {"(7..12)", "(10..15)", "(10..12)"},
+                            {"(0..12)", "(1..15)", "(0..15)"},
+                            {"(1)", "(10)", "(10)"},
+                            {"(A,B:3,C:1,D:2..128)", "(?,3,2..224,1)", "(A,B:3,2..224,D:2..128)"},
+                            {"(A,B:3,C:1,D:2..128)", "(E,F:3,G:2..224,H:1)", "(?,B:3,G:2..224,D:2..128)"},
+                            {"(A:2..4,3,224,1)", "(B:2..4,3,1,224)", "(A:2..4,3,224,224)"},
+                            {"(A:2,B:1,C:224,D:1)", "(E:2,F:1,G:1,H:128)", "(A:2,F:1,C:224,H:128)"}});
     CHECK_REFUSED(out_of(Call{"(4..10)", "(3)"}, kOv, BCAST_RULE_NUMPY),
                   BCAST_ERROR_INCOMPATIBLE_SHAPES, "inconsistent");
     // PDPD merges into A, which may change ("A rank smaller" case).
@@ -261,44 +262,42 @@ TEST_CASE("partial strict: refusals need every assignment to fail", "[partial]")
 }
 
 TEST_CASE("partial strict: every rule and expand mode", "[partial]") {
-    // Unidirectional: the primary's dims, narrowed by forced others.
-    Call u{"(?,3)", "(4..,1)"};
-    const Inference ru = u.run(kStrict, BCAST_RULE_UNIDIRECTIONAL);
-    CHECK(u.text(ru) == "(4..,3)");
-    CHECK(u.conditions(ru) == "in1[0] == in0[0]");
-    // Legacy: interior 1s do not stretch.
-    Call l{"(2,3,4)", "(?,?,?)"};
-    const Inference rl = l.run(kStrict, BCAST_RULE_ONNX_LEGACY);
-    CHECK(l.text(rl) == "(2,3,4)");
-    CHECK(l.conditions(rl) ==
-          "in1[0] == 1 or in1[0] == 2\nin1[1] == 1 or in1[1] == 3\nin1[2] == 1 or in1[2] == 4\n"
-          "in1[0] == 1 or in1[2] == 1 or in1[1] == 3");
-    // ncnn: a 1-D operand that may equal the outermost extent.
-    Call n{"(N,3,5)", "(M)"};
-    const Inference rn = n.run(kStrict, BCAST_RULE_NCNN);
-    CHECK(n.text(rn) == "(N,3,5)");
-    CHECK(n.conditions(rn) == "M == N or M == 1 or M == 5");
-    // Expand numpy: the target, data into it.
-    Call en{"(?,1)", "(N,3)"};
-    const Inference ren = en.expand(kStrict, BCAST_EXPAND_NUMPY);
-    CHECK(en.text(ren) == "(N,3)");
-    CHECK(en.conditions(ren) == "in0[0] == 1 or in0[0] == N");
-    // Bidirectional: numpy between data and target.
-    Call eb{"(5)", "(?)"};
-    const Inference reb = eb.expand(kStrict, BCAST_EXPAND_BIDIRECTIONAL);
-    CHECK(eb.text(reb) == "(5)");
-    CHECK(eb.conditions(reb) == "in1[0] == 1 or in1[0] == 5");
-    // Explicit: data axis 0 to target axis 1.
-    Call ex{"(?)", "(2,3)"};
-    const Inference rex = ex.expand(kStrict, BCAST_EXPAND_EXPLICIT, {1});
-    CHECK(ex.text(rex) == "(2,3)");
-    CHECK(ex.conditions(rex) == "in0[0] == 1 or in0[0] == 3");
-    // Broadcast pdpd: a target 1 takes the data dim.
-    Call ep{"(4..6)", "(2,1)"};
-    CHECK(ep.text(ep.expand(kStrict, BCAST_EXPAND_PDPD)) == "(2,4..6)");
-    // None between an unknown rank and a known one.
-    Call no{"(...)", "(2,3)"};
-    const Inference rno = no.run(kStrict, BCAST_RULE_NONE);
-    CHECK(no.text(rno) == "(2,3)");
-    CHECK(no.conditions(rno) == "in0[-2] == 2\nin0[-1] == 3\nrank(in0) == 2");
+    struct Row {
+        const char* why;
+        std::vector<const char*> in;
+        int expand;  // -1: element-wise under `rule`, else a bcast_expand_mode
+        bcast_rule rule;
+        std::vector<int64_t> mapping;
+        const char* out;
+        const char* conditions;
+    };
+    const Row rows[] = {
+        {"unidirectional: the primary's dims, narrowed by forced others", {"(?,3)", "(4..,1)"},
+         -1, BCAST_RULE_UNIDIRECTIONAL, {}, "(4..,3)", "in1[0] == in0[0]"},
+        {"legacy: interior 1s do not stretch", {"(2,3,4)", "(?,?,?)"}, -1,
+         BCAST_RULE_ONNX_LEGACY, {}, "(2,3,4)",
+         "in1[0] == 1 or in1[0] == 2\nin1[1] == 1 or in1[1] == 3\nin1[2] == 1 or in1[2] == 4\n"
+         "in1[0] == 1 or in1[2] == 1 or in1[1] == 3"},
+        {"ncnn: a 1-D operand that may equal the outermost extent", {"(N,3,5)", "(M)"}, -1,
+         BCAST_RULE_NCNN, {}, "(N,3,5)", "M == N or M == 1 or M == 5"},
+        {"none between an unknown rank and a known one", {"(...)", "(2,3)"}, -1,
+         BCAST_RULE_NONE, {}, "(2,3)", "in0[-2] == 2\nin0[-1] == 3\nrank(in0) == 2"},
+        {"broadcast numpy: the target, data into it", {"(?,1)", "(N,3)"}, BCAST_EXPAND_NUMPY,
+         BCAST_RULE_NUMPY, {}, "(N,3)", "in0[0] == 1 or in0[0] == N"},
+        {"bidirectional: numpy between data and target", {"(5)", "(?)"},
+         BCAST_EXPAND_BIDIRECTIONAL, BCAST_RULE_NUMPY, {}, "(5)", "in1[0] == 1 or in1[0] == 5"},
+        {"explicit: data axis 0 to target axis 1", {"(?)", "(2,3)"}, BCAST_EXPAND_EXPLICIT,
+         BCAST_RULE_NUMPY, {1}, "(2,3)", "in0[0] == 1 or in0[0] == 3"},
+        {"broadcast pdpd: a target 1 takes the data dim", {"(4..6)", "(2,1)"}, BCAST_EXPAND_PDPD,
+         BCAST_RULE_NUMPY, {}, "(2,4..6)", ""},
+    };
+    for (const Row& row : rows) {
+        INFO(row.why);
+        Call c{};
+        for (const char* t : row.in) c.in.push_back(c.shape(t));
+        const Inference r = row.expand < 0 ? c.run(kStrict, row.rule)
+                                           : c.expand(kStrict, row.expand, row.mapping);
+        CHECK(c.text(r) == row.out);
+        CHECK(c.conditions(r) == row.conditions);
+    }
 }
