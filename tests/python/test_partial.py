@@ -172,3 +172,36 @@ def test_onnx_semantics_agree_with_onnx_shape_inference():
         assert got == expected, (op, shapes)
         checked += 1
     assert checked == 3000
+
+
+def test_onnx_expand_agrees_with_onnx_shape_inference():
+    pytest.importorskip("onnx", reason="the onnx module (Debian python3-onnx) is not installed: "
+                                       "ONNX agreement not checked")
+    from onnx import TensorProto, helper, shape_inference
+
+    rng = random.Random(36)
+    for _ in range(600):
+        data = _random_onnx_shape(rng)
+        length = rng.randint(0, 4)
+        inputs = [helper.make_tensor_value_info("x", _F, data)]
+        initializers = []
+        if rng.random() < 0.5:  # the target's values are a constant
+            values = [rng.choice([0, 1, 1, 2, 3]) for _ in range(length)]
+            initializers.append(helper.make_tensor("s", TensorProto.INT64, (length,), values))
+            target = tuple(values)
+        else:  # only the target's length is known: that many anonymous dims
+            inputs.append(helper.make_tensor_value_info("s", TensorProto.INT64, (length,)))
+            target = (None,) * length
+        graph = helper.make_graph([helper.make_node("Expand", ["x", "s"], ["y"])], "g", inputs,
+                                  [helper.make_tensor_value_info("y", 0, None)], initializers)
+        try:
+            inferred = shape_inference.infer_shapes(helper.make_model(graph), strict_mode=True)
+            expected = _onnx_dims(inferred.graph.output[0].type)
+        except Exception:
+            expected = "refused"
+        try:
+            got = bcast.infer_partial_expand_shape(data, target, mode="bidirectional",
+                                                   semantics="onnx")
+        except bcast.IncompatibleShapesError:
+            got = "refused"
+        assert got == expected, (data, target)
