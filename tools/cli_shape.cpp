@@ -4,6 +4,7 @@
 #include "cli_options.hpp"
 #include "cli_names.hpp"
 #include "cli_parse.hpp"
+#include "cli_partial.hpp"
 
 #include <cstdio>
 #include <string>
@@ -30,6 +31,9 @@ const char* const kShapeHelp =
     "                       the result is printed in brackets, e.g. [2,3,4]\n"
     "\n"
     "Shapes: 2,3,4  (2,3,4)  [2,3,4]  2x3x4; () [] scalar \"\" for rank 0.\n"
+    "Partial shapes (strict semantics, docs/partial-shapes.md): ? unknown, N a\n"
+    "symbol, 2..8 and 2.. intervals, a leading ... an unknown rank, e.g. N,3 or\n"
+    "(...,2..8); the run-time conditions follow the shape after \"where:\".\n"
     "Exit status: 0 success, 1 refused (\"bcast: <STATUS>: <message>\" on stderr),\n"
     "2 usage error.\n";
 
@@ -39,6 +43,12 @@ int cmd_shape(int argc, char** argv) {
         std::fputs(with_names(kShapeHelp).c_str(), stdout);
         return kExitOk;
     }
+    for (const std::string& arg : o.args)
+        if (looks_partial(arg)) {
+            if (o.ncnn_order) usage_error("--ncnn-order does not take partial shapes");
+            return shape_partial(o.args, o.have_expand, o.have_expand ? o.expand_mode : o.rule,
+                                 o.axis, o.have_mapping ? &o.mapping : nullptr);
+        }
     const std::vector<Shape> shapes = shapes_of(o);
     size_t out_rank = 0;
     int64_t out_dims[BCAST_MAX_RANK];

@@ -173,6 +173,127 @@ BCAST_API bcast_status bcast_infer_expand_shape(bcast_expand_mode mode, size_t d
                                                 int64_t* out_dims) BCAST_NOEXCEPT;
 
 /* ------------------------------------------------------------------------ */
+/* Partial shapes (since 1.3): broadcasting before the extents are known     */
+/* ------------------------------------------------------------------------ */
+/*
+ * For graph compilers and converters: a dimension is an interval [lo, hi]
+ * (a known extent has lo == hi; hi may be BCAST_DIM_UNBOUNDED), optionally
+ * named by a symbol (equal names are one extent), and a shape's rank may be
+ * unknown. Three semantics (docs/partial-shapes.md):
+ *  STRICT    bcast's own: the tightest output it can prove per dimension, a
+ *            refusal (INCOMPATIBLE_SHAPES) exactly when no values of the
+ *            unknowns make the rule accept, and the conditions that remain
+ *            for run time. Static shapes that satisfy them are accepted by
+ *            bcast_infer_shape with an output inside the inferred one; static
+ *            shapes that do not are refused by it.
+ *  ONNX      ONNX's shape inference (multidirectional broadcasting, Expand;
+ *            unidirectional and legacy copy input 0): symbols as dim_param,
+ *            a non-static interval as an anonymous dim; unknown rank gives
+ *            no shape. Other rules: UNSUPPORTED.
+ *  OPENVINO  OpenVINO's PartialShape merge for NONE, NUMPY, PDPD and
+ *            Broadcast NUMPY / BIDIRECTIONAL, quirks included (an interval
+ *            holding 1 broadcasts; an unknown rank makes NUMPY and PDPD fully
+ *            dynamic). Other rules: UNSUPPORTED.
+ * Strict needs known ranks where the rule places B from its first axis (PDPD,
+ * ONNX_LEGACY, NCNN, Broadcast EXPLICIT and PDPD); else UNSUPPORTED.
+ */
+#define BCAST_DIM_UNBOUNDED INT64_MAX
+
+typedef struct bcast_pdim {
+    int64_t lo;         /* >= 0 */
+    int64_t hi;         /* >= lo; BCAST_DIM_UNBOUNDED: no upper bound       */
+    const char* symbol; /* NULL or "" for none; compared as strings        */
+} bcast_pdim;
+
+typedef struct bcast_pshape {
+    int32_t rank_known; /* 1: the rank is num_dims. 0: the rank is unknown,
+                           at least num_dims, and dims are its last ones    */
+    size_t num_dims;    /* 0..BCAST_MAX_RANK                                */
+    const bcast_pdim* dims; /* may be NULL when num_dims == 0               */
+} bcast_pshape;
+
+typedef int32_t bcast_semantics;
+enum {
+    BCAST_SEMANTICS_STRICT = 0,
+    BCAST_SEMANTICS_ONNX = 1,
+    BCAST_SEMANTICS_OPENVINO = 2
+};
+
+/* Run-time conditions (STRICT) in conjunctive normal form: the atoms of one
+ * clause are ORed, the clauses ANDed; atoms come grouped by clause, clauses
+ * numbered 0, 1, 2... A dimension is (input, axis): axis >= 0 counts from the
+ * input's first axis, axis < 0 from its last (-1: the last); an axis the
+ * input turns out not to have reads as extent 1. For Broadcast, input 0 is
+ * the data and input 1 the target. */
+typedef int32_t bcast_cond_kind;
+enum {
+    BCAST_COND_DIM_EQ_VALUE = 0, /* dim(input, axis) == other               */
+    BCAST_COND_DIM_EQ_DIM = 1,   /* dim(input, axis) == dim(other_input, other) */
+    BCAST_COND_RANK_EQ = 2,      /* rank(input) == other                    */
+    BCAST_COND_RANK_GE = 3,      /* rank(input) >= other                    */
+    BCAST_COND_RANK_LE = 4       /* rank(input) <= other                    */
+};
+
+typedef struct bcast_condition {
+    uint32_t clause;
+    bcast_cond_kind kind;
+    int32_t input;
+    int32_t other_input; /* DIM_EQ_DIM only, else 0 */
+    int64_t axis;        /* DIM_* only, else 0 */
+    int64_t other;
+} bcast_condition;
+
+/* Most condition atoms one inference returns (beyond: UNSUPPORTED). */
+#define BCAST_MAX_CONDITIONS 4096
+
+/* Output partial shape of an element-wise op under `rule` and `semantics`.
+ *  inputs        num_inputs (1..BCAST_MAX_INPUTS) partial shapes; input 0 is
+ *                the primary operand as for bcast_infer_shape.
+ *  out_dims      room for out_capacity dims (BCAST_MAX_RANK suffices); each
+ *                output symbol points at the caller's own string of an input
+ *                dim, valid as long as that string is.
+ *  out_num_dims, out_rank_known  the output shape as in bcast_pshape.
+ *  conditions    room for conditions_capacity atoms (NULL if 0); STRICT's
+ *                run-time conditions, none for the other semantics.
+ *  num_conditions  the number of atoms written (0: nothing left to check).
+ * INVALID_ARGUMENT (NULL, bad enum, rank above BCAST_MAX_RANK, lo < 0 or
+ * hi < lo, one symbol declared with disjoint intervals under STRICT, a
+ * capacity too small: the message gives the size needed), INCOMPATIBLE_SHAPES,
+ * UNSUPPORTED, or OK; nothing is written on failure. */
+BCAST_API bcast_status bcast_infer_partial_shape(
+    bcast_semantics semantics, bcast_rule rule, int64_t axis, size_t num_inputs,
+    const bcast_pshape* inputs, size_t out_capacity, bcast_pdim* out_dims,
+    size_t* out_num_dims, int32_t* out_rank_known, size_t conditions_capacity,
+    bcast_condition* conditions, size_t* num_conditions) BCAST_NOEXCEPT;
+
+/* The same for broadcasting data to target under `mode` (arguments as for
+ * bcast_infer_expand_shape). */
+BCAST_API bcast_status bcast_infer_partial_expand_shape(
+    bcast_semantics semantics, bcast_expand_mode mode, const bcast_pshape* data,
+    const bcast_pshape* target, const int64_t* axes_mapping, size_t axes_count, int64_t axis,
+    size_t out_capacity, bcast_pdim* out_dims, size_t* out_num_dims, int32_t* out_rank_known,
+    size_t conditions_capacity, bcast_condition* conditions,
+    size_t* num_conditions) BCAST_NOEXCEPT;
+
+/* Evaluates conditions on static shapes (num_inputs, ranks, dims as for
+ * bcast_infer_shape): *holds = 1 if every clause has a true atom, else 0.
+ * INVALID_ARGUMENT for NULL arrays or a condition naming a missing input. */
+BCAST_API bcast_status bcast_conditions_hold(size_t num_conditions,
+                                             const bcast_condition* conditions,
+                                             size_t num_inputs, const size_t* ranks,
+                                             const int64_t* const* dims,
+                                             int32_t* holds) BCAST_NOEXCEPT;
+
+/* The conditions as text, one clause per line, e.g. "N == 1 or M == 1 or
+ * N == M": a dimension is named by its symbol or known extent in `inputs`
+ * (may be NULL), else as in0[1] / in0[-1]. snprintf-like: writes at most size
+ * bytes with the NUL and returns the full length; 0 for bad arguments. */
+BCAST_API size_t bcast_conditions_format(size_t num_conditions,
+                                         const bcast_condition* conditions, size_t num_inputs,
+                                         const bcast_pshape* inputs, char* buf,
+                                         size_t size) BCAST_NOEXCEPT;
+
+/* ------------------------------------------------------------------------ */
 /* Element types                                                             */
 /* ------------------------------------------------------------------------ */
 

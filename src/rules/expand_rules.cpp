@@ -46,21 +46,6 @@ Resolution expand_bidirectional(const std::string& who, const Shape& data,
     return one_input(both.out, both.inputs[0]);
 }
 
-void check_mapping_entry(const std::string& who, const int64_t* axes, std::size_t i,
-                         const Shape& target) {
-    if (axes[i] < 0 || axes[i] >= static_cast<int64_t>(target.rank))
-        fail(BCAST_ERROR_INVALID_ARGUMENT,
-             who + ": axes_mapping[" + std::to_string(i) + "] = " + std::to_string(axes[i]) +
-                 " is outside [0, " + std::to_string(target.rank) + ") for target shape " +
-                 to_string(target));
-    // Non-decreasing, as OpenVINO's std::is_sorted: repeated entries pass.
-    if (i > 0 && axes[i] < axes[i - 1])
-        fail(BCAST_ERROR_INVALID_ARGUMENT,
-             who + ": axes_mapping is not sorted (entry " + std::to_string(i) + " = " +
-                 std::to_string(axes[i]) + " after " + std::to_string(axes[i - 1]) +
-                 "): broadcast doesn't permit transposes");
-}
-
 // OpenVINO: a rank-0 data with a one-entry mapping counts as rank 1 whose
 // target extent must be 1.
 Resolution expand_explicit_scalar(const std::string& who, const Shape& data,
@@ -71,7 +56,7 @@ Resolution expand_explicit_scalar(const std::string& who, const Shape& data,
              who + ": axes_mapping has " + std::to_string(count) +
                  " entries for rank-0 data (0 or 1 allowed)");
     if (count == 1) {
-        check_mapping_entry(who, axes, 0, target);
+        check_mapping_entry(who, axes, 0, target.rank, [&] { return to_string(target); });
         const std::size_t a = static_cast<std::size_t>(axes[0]);
         if (target[a] != 1)
             refuse_dim(who, a, 1, target[a], data_target_text(data, target),
@@ -91,7 +76,8 @@ Resolution expand_explicit(const std::string& who, const Shape& data, const Shap
              who + ": axes_mapping has " + std::to_string(count) +
                  " entries but the data rank is " + std::to_string(data.rank));
     // The whole mapping first: a bad argument is reported before a shape misfit.
-    for (std::size_t i = 0; i < count; ++i) check_mapping_entry(who, axes, i, target);
+    for (std::size_t i = 0; i < count; ++i)
+        check_mapping_entry(who, axes, i, target.rank, [&] { return to_string(target); });
     Placement p;
     for (std::size_t i = 0; i < count; ++i) {
         const std::size_t a = static_cast<std::size_t>(axes[i]);

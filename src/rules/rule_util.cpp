@@ -43,10 +43,29 @@ std::string pair_text(const Shape& a, const Shape& b) {
 
 void refuse_dim(const std::string& who, std::size_t axis, int64_t x, int64_t y,
                 const std::string& shapes, const std::string& hint) {
-    std::string msg = who + ": cannot broadcast dimension " + std::to_string(axis) + ": " +
-                      std::to_string(x) + " vs " + std::to_string(y) + " (" + shapes + ")";
+    refuse_dim(who, axis, std::to_string(x), std::to_string(y), shapes, hint);
+}
+
+void refuse_dim(const std::string& who, std::size_t axis, const std::string& x,
+                const std::string& y, const std::string& shapes, const std::string& hint) {
+    std::string msg = who + ": cannot broadcast dimension " + std::to_string(axis) + ": " + x +
+                      " vs " + y + " (" + shapes + ")";
     if (!hint.empty()) msg += "; " + hint;
     fail(BCAST_ERROR_INCOMPATIBLE_SHAPES, msg);
+}
+
+void refuse_mapping_entry(const std::string& who, const int64_t* axes, std::size_t i,
+                          std::size_t target_rank, const std::string& target_text) {
+    if (axes[i] < 0 || axes[i] >= static_cast<int64_t>(target_rank))
+        fail(BCAST_ERROR_INVALID_ARGUMENT,
+             who + ": axes_mapping[" + std::to_string(i) + "] = " + std::to_string(axes[i]) +
+                 " is outside [0, " + std::to_string(target_rank) + ") for target shape " +
+                 target_text);
+    // Non-decreasing, as OpenVINO's std::is_sorted: repeated entries pass.
+    fail(BCAST_ERROR_INVALID_ARGUMENT,
+             who + ": axes_mapping is not sorted (entry " + std::to_string(i) + " = " +
+                 std::to_string(axes[i]) + " after " + std::to_string(axes[i - 1]) +
+                 "): broadcast doesn't permit transposes");
 }
 
 std::ptrdiff_t first_misfit_into(const Shape& into, const Shape& other) {

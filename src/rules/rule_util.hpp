@@ -33,6 +33,10 @@ std::string pair_text(const Shape& a, const Shape& b);
 // x and y are listed in the same order as the shapes in `shapes`.
 [[noreturn]] void refuse_dim(const std::string& who, std::size_t axis, int64_t x, int64_t y,
                              const std::string& shapes, const std::string& hint = {});
+// The same with the extents as text ("N", "2..8"; partial shapes).
+[[noreturn]] void refuse_dim(const std::string& who, std::size_t axis, const std::string& x,
+                             const std::string& y, const std::string& shapes,
+                             const std::string& hint = {});
 
 // The first output axis where `other`, right-aligned, does not broadcast one
 // way into `into` (other's extent must be 1 or equal), or -1 if it fits.
@@ -42,6 +46,19 @@ std::ptrdiff_t first_misfit_into(const Shape& into, const Shape& other);
 // Rejects the axis arguments no shape can make valid: only -1 (the default)
 // may be negative.
 void check_axis_argument(const std::string& who, int64_t axis);
+
+// EXPLICIT's axes_mapping[i]: inside the target's rank and not below the
+// entry before it (INVALID_ARGUMENT otherwise). target_text() names the
+// target in the message; it is only called on a refusal.
+[[noreturn]] void refuse_mapping_entry(const std::string& who, const int64_t* axes, std::size_t i,
+                                       std::size_t target_rank, const std::string& target_text);
+template <class TargetText>
+void check_mapping_entry(const std::string& who, const int64_t* axes, std::size_t i,
+                         std::size_t target_rank, TargetText target_text) {
+    if (axes[i] < 0 || axes[i] >= static_cast<int64_t>(target_rank) ||
+        (i > 0 && axes[i] < axes[i - 1]))
+        refuse_mapping_entry(who, axes, i, target_rank, target_text());
+}
 
 // Multidirectional numpy merge of n shapes (NUMPY, Expand BIDIRECTIONAL);
 // `who` names the rule in refusals.

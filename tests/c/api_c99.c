@@ -720,6 +720,67 @@ static void test_value_names(void) {
     CHECK(out_dt == BCAST_DTYPE_I32);
 }
 
+/* Partial shapes (1.3): (N,3) + (M,3) under strict is (?,3) with the clause
+ * "N == 1 or M == 1 or N == M", which then decides static shapes. */
+static void test_partial_shapes(void) {
+    bcast_pdim a_dims[2], b_dims[2], out[BCAST_MAX_RANK];
+    bcast_pshape in[2];
+    bcast_condition conds[8];
+    size_t out_n = 99, n_conds = 99, ranks[2] = {2, 2};
+    int32_t rank_known = -1, holds = -1;
+    int64_t s0[2] = {4, 3}, s1[2] = {1, 3}, s2[2] = {5, 3};
+    const int64_t* dims[2];
+    char text[128];
+    size_t len;
+    a_dims[0].lo = 0; a_dims[0].hi = BCAST_DIM_UNBOUNDED; a_dims[0].symbol = "N";
+    a_dims[1].lo = 3; a_dims[1].hi = 3; a_dims[1].symbol = NULL;
+    b_dims[0].lo = 0; b_dims[0].hi = BCAST_DIM_UNBOUNDED; b_dims[0].symbol = "M";
+    b_dims[1] = a_dims[1];
+    in[0].rank_known = 1; in[0].num_dims = 2; in[0].dims = a_dims;
+    in[1].rank_known = 1; in[1].num_dims = 2; in[1].dims = b_dims;
+    CHECK(bcast_infer_partial_shape(BCAST_SEMANTICS_STRICT, BCAST_RULE_NUMPY, -1, 2, in,
+                                    BCAST_MAX_RANK, out, &out_n, &rank_known, 8, conds,
+                                    &n_conds) == BCAST_OK);
+    CHECK(out_n == 2 && rank_known == 1);
+    CHECK(out[0].lo == 0 && out[0].hi == BCAST_DIM_UNBOUNDED && out[0].symbol == NULL);
+    CHECK(out[1].lo == 3 && out[1].hi == 3);
+    CHECK(n_conds == 3 && conds[0].clause == 0 && conds[2].clause == 0);
+    len = bcast_conditions_format(n_conds, conds, 2, in, text, sizeof text);
+    CHECK(len == strlen("N == 1 or M == 1 or N == M"));
+    CHECK(strcmp(text, "N == 1 or M == 1 or N == M") == 0);
+    dims[0] = s0;
+    dims[1] = s1;
+    CHECK(bcast_conditions_hold(n_conds, conds, 2, ranks, dims, &holds) == BCAST_OK && holds == 1);
+    dims[1] = s2;
+    CHECK(bcast_conditions_hold(n_conds, conds, 2, ranks, dims, &holds) == BCAST_OK && holds == 0);
+    /* ONNX: the two params differ, so the dim is unknown; no conditions. */
+    CHECK(bcast_infer_partial_shape(BCAST_SEMANTICS_ONNX, BCAST_RULE_NUMPY, -1, 2, in,
+                                    BCAST_MAX_RANK, out, &out_n, &rank_known, 0, NULL,
+                                    &n_conds) == BCAST_OK);
+    CHECK(n_conds == 0 && out[0].symbol == NULL);
+    /* Too little room for the conditions: refused, nothing written. */
+    out_n = 77;
+    CHECK(bcast_infer_partial_shape(BCAST_SEMANTICS_STRICT, BCAST_RULE_NUMPY, -1, 2, in,
+                                    BCAST_MAX_RANK, out, &out_n, &rank_known, 2, conds,
+                                    &n_conds) == BCAST_ERROR_INVALID_ARGUMENT);
+    CHECK(out_n == 77 && strstr(bcast_last_error(), "3 condition atoms") != NULL);
+    /* The output symbol is the caller's own string. */
+    b_dims[0].symbol = "N";
+    CHECK(bcast_infer_partial_shape(BCAST_SEMANTICS_STRICT, BCAST_RULE_NUMPY, -1, 2, in,
+                                    BCAST_MAX_RANK, out, &out_n, &rank_known, 8, conds,
+                                    &n_conds) == BCAST_OK);
+    CHECK(n_conds == 0 && out[0].symbol == a_dims[0].symbol);
+    /* (4..10) + (3): no value of the interval broadcasts with 3. */
+    a_dims[0].lo = 4; a_dims[0].hi = 10; a_dims[0].symbol = NULL;
+    in[0].num_dims = 1;
+    in[1].num_dims = 1;
+    b_dims[0].lo = 3; b_dims[0].hi = 3; b_dims[0].symbol = NULL;
+    CHECK(bcast_infer_partial_shape(BCAST_SEMANTICS_STRICT, BCAST_RULE_NUMPY, -1, 2, in,
+                                    BCAST_MAX_RANK, out, &out_n, &rank_known, 8, conds,
+                                    &n_conds) == BCAST_ERROR_INCOMPATIBLE_SHAPES);
+    CHECK(strstr(bcast_last_error(), "3 vs 4..10") != NULL);
+}
+
 int main(void) {
     test_version();
     test_expression();
@@ -733,6 +794,7 @@ int main(void) {
     test_create_errors();
     test_int_division();
     test_nan_max();
+    test_partial_shapes();
     printf("c99: %d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
 }

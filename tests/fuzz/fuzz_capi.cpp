@@ -90,6 +90,75 @@ void infer_expand(fuzz::Input& in) {
     if (st != BCAST_OK) FUZZ_CHECK(rank == 12345 && out[0] == kPattern);
 }
 
+// Partial shapes (1.3): arbitrary intervals (negative, empty, huge),
+// symbols, unknown ranks, semantics and rules; then the conditions evaluated
+// and formatted, with arbitrary static shapes.
+void infer_partial(fuzz::Input& in) {
+    static const char* const kNames[] = {"N", "M", "", nullptr};
+    const std::size_t n = static_cast<std::size_t>(in.chance(90) ? in.range(0, 3) : in.range(0, BCAST_MAX_INPUTS + 1));
+    std::vector<std::vector<bcast_pdim>> dims(n);
+    std::vector<bcast_pshape> shapes(std::max<std::size_t>(n, 1));
+    for (std::size_t j = 0; j < n; ++j) {
+        const std::size_t rank = static_cast<std::size_t>(in.chance(95) ? in.range(0, 4) : in.range(0, 40));
+        dims[j].resize(std::max<std::size_t>(rank, 1));
+        for (bcast_pdim& d : dims[j]) {
+            d.lo = in.chance(95) ? fuzz::extent(in) : -in.range(1, 3);
+            const int64_t wide = d.lo > INT64_MAX - 3 ? d.lo : d.lo + in.range(0, 3);
+            d.hi = in.chance(30) ? BCAST_DIM_UNBOUNDED : in.chance(90) ? wide : in.range(0, 5);
+            d.symbol = in.pick(kNames);
+        }
+        shapes[j] = bcast_pshape{in.chance(95) ? static_cast<int32_t>(in.range(0, 1)) : 7, rank,
+                                 in.chance(97) ? dims[j].data() : nullptr};
+    }
+    bcast_pdim out[BCAST_MAX_RANK + 2];
+    const bcast_pdim pattern{kPattern, kPattern, nullptr};
+    std::fill(std::begin(out), std::end(out), pattern);
+    std::vector<bcast_condition> conds(64);
+    size_t num_dims = 12345, num_conds = 12345;
+    int32_t known = 77;
+    const size_t capacity = static_cast<size_t>(in.range(0, BCAST_MAX_RANK + 1));
+    const size_t cond_capacity = static_cast<size_t>(in.range(0, 64));
+    const bool expand = in.chance(30);
+    int64_t mapping[8];
+    for (int64_t& m : mapping) m = in.range(-2, 5);
+    const bcast_status st =
+        expand ? bcast_infer_partial_expand_shape(
+                     enum_value(in, 3), enum_value(in, 4), in.chance(95) ? &shapes[0] : nullptr,
+                     n > 1 ? &shapes[1] : nullptr, in.chance(20) ? mapping : nullptr,
+                     static_cast<size_t>(in.range(0, 8)), in.range(-3, 5), capacity,
+                     in.chance(95) ? out : nullptr, &num_dims, &known, cond_capacity,
+                     in.chance(95) ? conds.data() : nullptr, &num_conds)
+               : bcast_infer_partial_shape(
+                     enum_value(in, 3), enum_value(in, 6), in.range(-3, 5), n,
+                     in.chance(97) ? shapes.data() : nullptr, capacity,
+                     in.chance(95) ? out : nullptr, in.chance(97) ? &num_dims : nullptr, &known,
+                     cond_capacity, in.chance(95) ? conds.data() : nullptr, &num_conds);
+    check_status(st);
+    if (st != BCAST_OK) {
+        FUZZ_CHECK(num_dims == 12345 && num_conds == 12345 && known == 77);
+        FUZZ_CHECK(out[0].lo == kPattern && out[0].hi == kPattern);
+        return;
+    }
+    FUZZ_CHECK(num_dims <= capacity && num_conds <= cond_capacity);
+    // Garbage conditions and static shapes: a known status, never a crash.
+    if (num_conds < conds.size() && in.chance(50)) {
+        conds[num_conds] = bcast_condition{0, static_cast<bcast_cond_kind>(in.range(-1, 6)),
+                                           static_cast<int32_t>(in.range(-1, 5)),
+                                           static_cast<int32_t>(in.range(-1, 5)), in.range(-40, 40),
+                                           in.range(-2, 5)};
+        ++num_conds;
+    }
+    const Shapes s(in);
+    int32_t holds = 5;
+    const bcast_status h = bcast_conditions_hold(num_conds, conds.data(), s.n, s.ranks_arg(in),
+                                                 s.dims_arg(in), in.chance(97) ? &holds : nullptr);
+    check_status(h);
+    if (h == BCAST_OK) FUZZ_CHECK(holds == 0 || holds == 1);
+    char text[64];
+    bcast_conditions_format(num_conds, conds.data(), n, in.chance(80) ? shapes.data() : nullptr,
+                            text, sizeof text);
+}
+
 // One handle through a random sequence of calls.
 void handle_calls(fuzz::Input& in) {
     bcast_op* op = nullptr;
@@ -209,9 +278,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     check_status(bcast_status_string(static_cast<bcast_status>(in.range(-2, 9)))[0] ? BCAST_OK : BCAST_ERROR_INTERNAL);
     FUZZ_CHECK(bcast_dtype_size(enum_value(in, 13)) <= 8);
     FUZZ_CHECK(bcast_op_supports(enum_value(in, 39), enum_value(in, 13)) <= 1);
-    switch (in.byte() % 3) {
+    switch (in.byte() % 4) {
         case 0: infer(in); break;
         case 1: infer_expand(in); break;
+        case 2: infer_partial(in); break;
         default: handle_calls(in); break;
     }
     if (in.chance(20)) names(in);

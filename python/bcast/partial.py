@@ -1,0 +1,188 @@
+"""Shape inference over partial shapes (bcast_infer_partial_shape): for graph
+compilers that decide output shapes before the extents are known.
+
+A shape is a tuple of dimensions, each an int (known), None (unknown), a str
+(a symbol: equal names are one extent) or a (lo, hi) tuple (an interval; hi
+None for unbounded); None is a shape of unknown rank, and a leading Ellipsis,
+(..., 2, 3), a shape of unknown rank that ends in (2, 3). Results use the same
+notation (a dimension carrying a symbol is given as the symbol).
+
+    >>> bcast.infer_partial_shape(("N", 3), ("M", 3))
+    ((None, 3), Conditions('N == 1 or M == 1 or N == M'))
+    >>> bcast.infer_partial_shape(("N", 3), ("M", 3), semantics="onnx")
+    (None, 3)
+
+semantics: "strict" (bcast's own: the tightest output, a refusal only when no
+values of the unknowns are accepted, and the conditions left for run time),
+"onnx" (ONNX's shape inference) or "openvino" (OpenVINO's PartialShape
+merge). docs/partial-shapes.md compares them.
+"""
+
+import ctypes
+
+from . import _enums
+from ._library import c_i32, c_i64, c_size, check, lib
+
+__all__ = ["infer_partial_shape", "infer_partial_expand_shape", "Conditions"]
+
+UNBOUNDED = 2 ** 63 - 1  # BCAST_DIM_UNBOUNDED
+MAX_RANK = 32
+MAX_CONDITIONS = 4096
+SEMANTICS = {"strict": 0, "onnx": 1, "openvino": 2}
+
+
+class _PDim(ctypes.Structure):
+    _fields_ = [("lo", c_i64), ("hi", c_i64), ("symbol", ctypes.c_char_p)]
+
+
+class _PShape(ctypes.Structure):
+    _fields_ = [("rank_known", c_i32), ("num_dims", c_size), ("dims", ctypes.POINTER(_PDim))]
+
+
+class _Condition(ctypes.Structure):
+    _fields_ = [("clause", ctypes.c_uint32), ("kind", c_i32), ("input", c_i32),
+                ("other_input", c_i32), ("axis", c_i64), ("other", c_i64)]
+
+
+_P_size, _P_i32 = ctypes.POINTER(c_size), ctypes.POINTER(c_i32)
+_OUT = [c_size, ctypes.POINTER(_PDim), _P_size, _P_i32, c_size, ctypes.POINTER(_Condition), _P_size]
+# name: (restype, argtypes), exactly as in <bcast/bcast.h> (since 1.3).
+_PROTOTYPES = {
+    "bcast_infer_partial_shape": (c_i32, [c_i32, c_i32, c_i64, c_size, ctypes.POINTER(_PShape)] + _OUT),
+    "bcast_infer_partial_expand_shape": (c_i32, [c_i32, c_i32, ctypes.POINTER(_PShape),
+                                                 ctypes.POINTER(_PShape), ctypes.POINTER(c_i64),
+                                                 c_size, c_i64] + _OUT),
+    "bcast_conditions_hold": (c_i32, [c_size, ctypes.POINTER(_Condition), c_size, _P_size,
+                                      ctypes.POINTER(ctypes.POINTER(c_i64)), _P_i32]),
+    "bcast_conditions_format": (c_size, [c_size, ctypes.POINTER(_Condition), c_size,
+                                         ctypes.POINTER(_PShape), ctypes.c_char_p, c_size]),
+}
+for _name, (_restype, _argtypes) in _PROTOTYPES.items():
+    _f = getattr(lib, _name)
+    _f.restype, _f.argtypes = _restype, _argtypes
+
+
+def _dim(d):
+    """One dimension in the notation above as (lo, hi, symbol bytes)."""
+    if d is None:
+        return 0, UNBOUNDED, None
+    if isinstance(d, str):
+        return 0, UNBOUNDED, d.encode()
+    if isinstance(d, tuple):
+        if len(d) != 2:
+            raise ValueError("an interval is (lo, hi), got %r" % (d,))
+        lo, hi = d
+        return int(lo), UNBOUNDED if hi is None else int(hi), None
+    if isinstance(d, bool) or not isinstance(d, int):
+        raise TypeError("a dimension is an int, None, a str or (lo, hi), got %r" % (d,))
+    return int(d), int(d), None
+
+
+class _Shapes:
+    """The C structs for a list of partial shapes (kept alive together)."""
+
+    def __init__(self, shapes):
+        self.count = len(shapes)
+        self.array = (_PShape * max(self.count, 1))()
+        self._keep = []
+        for j, s in enumerate(shapes):
+            known = 1
+            if s is None:
+                s, known = (), 0
+            s = tuple(s)
+            if s and s[0] is Ellipsis:
+                s, known = s[1:], 0
+            dims = (_PDim * max(len(s), 1))(*[_PDim(*_dim(d)) for d in s])
+            self._keep.append(dims)
+            self.array[j] = _PShape(known, len(s), dims)
+
+
+def _shape_out(dims, count, known):
+    out = []
+    for i in range(count):
+        d = dims[i]
+        if d.symbol:
+            out.append(d.symbol.decode())
+        elif d.lo == d.hi:
+            out.append(d.lo)
+        elif d.lo == 0 and d.hi == UNBOUNDED:
+            out.append(None)
+        else:
+            out.append((d.lo, None if d.hi == UNBOUNDED else d.hi))
+    if known:
+        return tuple(out)
+    return (Ellipsis,) + tuple(out) if out else None
+
+
+class Conditions(tuple):
+    """strict's run-time conditions: one str per clause (the clauses must all
+    hold), e.g. 'N == 1 or M == 1 or N == M'. holds(*shapes) evaluates them on
+    the static shapes of the same inputs (for broadcasting: data, target)."""
+
+    def __new__(cls, atoms, count, inputs):
+        size = lib.bcast_conditions_format(count, atoms, inputs.count, inputs.array, None, 0)
+        buf = ctypes.create_string_buffer(size + 1)
+        lib.bcast_conditions_format(count, atoms, inputs.count, inputs.array, buf, size + 1)
+        text = buf.value.decode()
+        self = super().__new__(cls, text.split("\n") if text else ())
+        self._atoms, self._count = atoms, count
+        return self
+
+    def holds(self, *shapes):
+        shapes = [tuple(int(x) for x in s) for s in shapes]
+        ranks = (c_size * max(len(shapes), 1))(*[len(s) for s in shapes])
+        arrays = [(c_i64 * max(len(s), 1))(*s) for s in shapes]
+        dims = (ctypes.POINTER(c_i64) * max(len(shapes), 1))(
+            *[ctypes.cast(a, ctypes.POINTER(c_i64)) for a in arrays])
+        result = c_i32()
+        check(lib.bcast_conditions_hold(self._count, self._atoms, len(shapes), ranks, dims,
+                                        ctypes.byref(result)))
+        return bool(result.value)
+
+    def __repr__(self):
+        return "Conditions(%s)" % ", ".join(repr(c) for c in self)
+
+
+def _semantics_code(semantics):
+    if semantics not in SEMANTICS:
+        raise ValueError("unknown semantics %r (choose from: %s)" % (
+            semantics, ", ".join(SEMANTICS)))
+    return SEMANTICS[semantics]
+
+
+def _run(semantics, inputs, call):
+    dims, count, known = (_PDim * MAX_RANK)(), c_size(), c_i32()
+    atoms, natoms = (_Condition * MAX_CONDITIONS)(), c_size()
+    check(call(MAX_RANK, dims, ctypes.byref(count), ctypes.byref(known), MAX_CONDITIONS, atoms,
+               ctypes.byref(natoms)))
+    shape = _shape_out(dims, count.value, known.value)
+    if semantics != "strict":
+        return shape
+    return shape, Conditions(atoms, natoms.value, inputs)
+
+
+def infer_partial_shape(*shapes, rule="numpy", axis=-1, semantics="strict"):
+    """The output partial shape of an element-wise op on inputs of these
+    partial shapes under `rule`; for semantics="strict" a pair (shape,
+    Conditions). Raises IncompatibleShapesError when the semantics refuses,
+    UnsupportedError where it has no answer."""
+    code = _semantics_code(semantics)
+    inputs = _Shapes(shapes)
+    rule = _enums.rule_code(rule)
+    return _run(semantics, inputs, lambda *out: lib.bcast_infer_partial_shape(
+        code, rule, int(axis), inputs.count, inputs.array, *out))
+
+
+def infer_partial_expand_shape(data_shape, target_shape, mode="bidirectional",
+                               axes_mapping=None, axis=-1, semantics="strict"):
+    """The same for broadcasting data to target (see bcast.expand); the target
+    is the partial shape given by the target's values."""
+    code = _semantics_code(semantics)
+    inputs = _Shapes([data_shape, target_shape])
+    mode = _enums.expand_mode_code(mode)
+    mapping = None if axes_mapping is None else (c_i64 * max(len(axes_mapping), 1))(
+        *[int(a) for a in axes_mapping])
+    count = 0 if axes_mapping is None else len(axes_mapping)
+    return _run(semantics, inputs, lambda *out: lib.bcast_infer_partial_expand_shape(
+        code, mode, ctypes.byref(inputs.array[0]), ctypes.byref(inputs.array[1]), mapping, count,
+        int(axis), *out))

@@ -1,0 +1,207 @@
+"""bcast.infer_partial_shape: the notation, the three semantics on worked
+examples, strict's conditions against the static rule, and the onnx semantics
+against onnx.shape_inference itself on generated single-node models (skipped,
+saying so, where the onnx module is not importable)."""
+
+import random
+
+import pytest
+
+import bcast
+
+
+def test_notation_round_trip():
+    shape, conds = bcast.infer_partial_shape(("N", 3, (2, 8), (2, None), None), (1,))
+    assert shape == ("N", 3, (2, 8), (2, None), None)
+    assert conds == ()
+    assert bcast.infer_partial_shape(None, (2, 3), semantics="onnx") is None
+    shape, _ = bcast.infer_partial_shape(None, (2, 3))
+    assert shape == (Ellipsis, 2, 3)
+    assert bcast.infer_partial_shape((Ellipsis, 5), (Ellipsis, 1), semantics="strict")[0] == (
+        Ellipsis, 5)
+
+
+def test_three_semantics_disagree():
+    # partial-shapes-notes.md section 4, rows 1, 5 and 10.
+    assert bcast.infer_partial_shape(("N",), (None,), semantics="onnx") == (None,)
+    assert bcast.infer_partial_shape(("N",), (None,), semantics="openvino") == ("N",)
+    assert bcast.infer_partial_shape((3,), ("N",), semantics="onnx") == (3,)
+    shape, conds = bcast.infer_partial_shape((3,), ("N",))
+    assert shape == (3,) and list(conds) == ["N == 1 or N == 3"]
+    assert conds.holds((3,), (1,)) and conds.holds((3,), (3,)) and not conds.holds((3,), (2,))
+    assert bcast.infer_partial_shape((2, 1), (None,), rule="pdpd", axis=1,
+                                     semantics="openvino") == (2, None)
+    shape, conds = bcast.infer_partial_shape((2, 1), (None,), rule="pdpd", axis=1)
+    assert shape == (2, 1) and list(conds) == ["in1[0] == 1"]
+    with pytest.raises(bcast.UnsupportedError):
+        bcast.infer_partial_shape((2, 1), (None,), rule="pdpd", semantics="onnx")
+
+
+def test_refusals_and_bad_arguments():
+    with pytest.raises(bcast.IncompatibleShapesError, match="3 vs 4..10"):
+        bcast.infer_partial_shape(((4, 10),), (3,))
+    with pytest.raises(bcast.IncompatibleShapesError, match="no values of the unknown"):
+        bcast.infer_partial_shape(("N", "N"), (3, 4), rule="none")
+    with pytest.raises(bcast.InvalidArgumentError, match="empty or negative interval"):
+        bcast.infer_partial_shape(((5, 2),), (1,))
+    with pytest.raises(ValueError, match="unknown semantics"):
+        bcast.infer_partial_shape((1,), semantics="tvm")
+    with pytest.raises(TypeError):
+        bcast.infer_partial_shape((1.5,))
+
+
+def test_expand_modes():
+    assert bcast.infer_partial_expand_shape((1, 2, None), (None, None, None),
+                                            semantics="onnx") == (None, 2, None)
+    shape, conds = bcast.infer_partial_expand_shape((None, 1), ("N", 3), mode="numpy")
+    assert shape == ("N", 3) and list(conds) == ["in0[0] == 1 or in0[0] == N"]
+
+
+def _assignments(shapes, rng):
+    """A random static assignment of partial shapes (symbols consistent)."""
+    values = {}
+    out = []
+    for s in shapes:
+        dims = []
+        for d in s:
+            if isinstance(d, str):
+                dims.append(values.setdefault(d, rng.choice([1, 2, 3])))
+            elif d is None:
+                dims.append(rng.choice([1, 2, 3]))
+            else:
+                dims.append(d)
+        out.append(tuple(dims))
+    return out
+
+
+def test_strict_conditions_match_the_static_rule():
+    rng = random.Random(7)
+    for _ in range(400):
+        shapes = [tuple(rng.choice([1, 2, 3, "N", "M", None]) for _ in range(rng.randint(0, 3)))
+                  for _ in range(rng.randint(1, 3))]
+        try:
+            _, conds = bcast.infer_partial_shape(*shapes)
+        except bcast.IncompatibleShapesError:
+            for _ in range(20):
+                with pytest.raises(bcast.IncompatibleShapesError):
+                    bcast.infer_shape(*_assignments(shapes, rng))
+            continue
+        for _ in range(20):
+            static = _assignments(shapes, rng)
+            try:
+                bcast.infer_shape(*static)
+                ok = True
+            except bcast.IncompatibleShapesError:
+                ok = False
+            assert conds.holds(*static) == ok, (shapes, static, conds)
+
+
+# ONNX ops whose shape inference is multidirectional broadcasting (or copies
+# input 0: PRelu), with input element types that the op accepts.
+_F, _B, _I, _U = 1, 9, 6, 12  # FLOAT, BOOL, INT32, UINT32
+_ONNX_OPS = [
+    ("Add", [_F, _F], {}), ("Sub", [_F, _F], {}), ("Mul", [_F, _F], {}), ("Div", [_F, _F], {}),
+    ("Pow", [_F, _F], {}), ("Mod", [_I, _I], {}), ("Equal", [_F, _F], {}),
+    ("Less", [_F, _F], {}), ("Greater", [_F, _F], {}), ("LessOrEqual", [_F, _F], {}),
+    ("GreaterOrEqual", [_F, _F], {}), ("And", [_B, _B], {}), ("Or", [_B, _B], {}),
+    ("Xor", [_B, _B], {}), ("BitShift", [_U, _U], {"direction": "LEFT"}),
+    ("Max", [_F] * 3, {}), ("Min", [_F] * 3, {}), ("Mean", [_F] * 3, {}), ("Sum", [_F] * 3, {}),
+    ("Where", [_B, _F, _F], {}), ("PRelu", [_F, _F], {}),
+]
+
+
+# Defined by a function body since opset 16: ONNX (1.12 at least) infers
+# their shape through Less/Greater and Or but drops an error there, leaving
+# the output without a shape where Less itself refuses. Counted as a refusal.
+_FUNCTION_OPS = ("LessOrEqual", "GreaterOrEqual")
+
+
+def _random_onnx_shape(rng):
+    if rng.random() < 0.05:
+        return None
+    return tuple(rng.choice([1, 1, 2, 3, 0, "a", "b", None]) for _ in range(rng.randint(0, 4)))
+
+
+def _onnx_dims(type_proto):
+    t = type_proto.tensor_type
+    if not t.HasField("shape"):
+        return None
+    dims = []
+    for d in t.shape.dim:
+        if d.HasField("dim_value"):
+            dims.append(d.dim_value)
+        elif d.HasField("dim_param") and not d.dim_param.startswith("unk__"):
+            dims.append(d.dim_param)
+        else:
+            dims.append(None)
+    return tuple(dims)
+
+
+def test_onnx_semantics_agree_with_onnx_shape_inference():
+    onnx = pytest.importorskip("onnx", reason="the onnx module (Debian python3-onnx) is not "
+                                              "installed: ONNX agreement not checked")
+    from onnx import helper, shape_inference
+
+    rng = random.Random(20261127)
+    checked = 0
+    for k in range(3000):
+        op, types, attrs = _ONNX_OPS[k % len(_ONNX_OPS)]
+        shapes = [_random_onnx_shape(rng) for _ in types]
+        if op == "Max" or op == "Min" or op == "Mean" or op == "Sum":
+            shapes = shapes[:rng.randint(1, 3)]
+            types = types[:len(shapes)]
+        names = ["x%d" % i for i in range(len(shapes))]
+        node = helper.make_node(op, names, ["y"], **attrs)
+        graph = helper.make_graph(
+            [node], "g",
+            [helper.make_tensor_value_info(n, t, s) for n, t, s in zip(names, types, shapes)],
+            [helper.make_tensor_value_info("y", 0, None)])
+        model = helper.make_model(graph)
+        rule = "unidirectional" if op == "PRelu" else "numpy"
+        try:
+            inferred = shape_inference.infer_shapes(model, strict_mode=True)
+            expected = _onnx_dims(inferred.graph.output[0].type)
+        except Exception:  # onnx refuses: "Incompatible dimensions"
+            expected = "refused"
+        try:
+            got = bcast.infer_partial_shape(*shapes, rule=rule, semantics="onnx")
+        except bcast.IncompatibleShapesError:
+            got = "refused"
+        if op in _FUNCTION_OPS and expected is None and got == "refused":
+            expected = "refused"
+        assert got == expected, (op, shapes)
+        checked += 1
+    assert checked == 3000
+
+
+def test_onnx_expand_agrees_with_onnx_shape_inference():
+    pytest.importorskip("onnx", reason="the onnx module (Debian python3-onnx) is not installed: "
+                                       "ONNX agreement not checked")
+    from onnx import TensorProto, helper, shape_inference
+
+    rng = random.Random(36)
+    for _ in range(600):
+        data = _random_onnx_shape(rng)
+        length = rng.randint(0, 4)
+        inputs = [helper.make_tensor_value_info("x", _F, data)]
+        initializers = []
+        if rng.random() < 0.5:  # the target's values are a constant
+            values = [rng.choice([0, 1, 1, 2, 3]) for _ in range(length)]
+            initializers.append(helper.make_tensor("s", TensorProto.INT64, (length,), values))
+            target = tuple(values)
+        else:  # only the target's length is known: that many anonymous dims
+            inputs.append(helper.make_tensor_value_info("s", TensorProto.INT64, (length,)))
+            target = (None,) * length
+        graph = helper.make_graph([helper.make_node("Expand", ["x", "s"], ["y"])], "g", inputs,
+                                  [helper.make_tensor_value_info("y", 0, None)], initializers)
+        try:
+            inferred = shape_inference.infer_shapes(helper.make_model(graph), strict_mode=True)
+            expected = _onnx_dims(inferred.graph.output[0].type)
+        except Exception:
+            expected = "refused"
+        try:
+            got = bcast.infer_partial_expand_shape(data, target, mode="bidirectional",
+                                                   semantics="onnx")
+        except bcast.IncompatibleShapesError:
+            got = "refused"
+        assert got == expected, (data, target)
