@@ -60,7 +60,7 @@ void check_in_address_space(std::uintptr_t addr, int64_t lo, int64_t hi, std::si
 // The kernels over elements [0, n) of a call at ptr (a rows plan: part of
 // one row); over `rows` whole rows of a rows plan.
 void call_run(const plan::Plan& p, char* const* ptr, std::size_t n, bool stream) noexcept {
-    const std::size_t out = p.num_inputs;
+    const std::size_t out = p.num_reads;
     const kernels::OpKernels& k = p.kernels;
     switch (p.kind) {
         case InnerKind::VV: k.vv(n, ptr[0], ptr[1], ptr[out], stream); return;
@@ -121,7 +121,7 @@ struct OpRunner {
         }
         // Periodic: the full operand and the output run on, the pattern
         // restarts (off is a whole number of periods).
-        const std::size_t out = p.num_inputs;
+        const std::size_t out = p.num_reads;
         const std::size_t inner = p.nest.num_loops - 1;
         const bool periodic = p.kind == InnerKind::PeriodicX || p.kind == InnerKind::PeriodicY;
         const std::size_t pattern = p.kind == InnerKind::PeriodicX ? 0 : 1;
@@ -141,11 +141,11 @@ void check_buffers(const plan::Layout& b, const void* const* inputs, const void*
     if (b.nest.empty) return;
     if (!output) fail(BCAST_ERROR_INVALID_ARGUMENT, "output pointer is NULL");
     if (!inputs) fail(BCAST_ERROR_INVALID_ARGUMENT, "inputs array is NULL");
-    const std::size_t out = b.num_inputs;
+    const std::size_t out = b.num_reads;
     const auto out_addr = reinterpret_cast<std::uintptr_t>(output);
     check_aligned(out_addr, b.elem_size[out], kOutput);
     check_in_address_space(out_addr, b.lo_byte[out], b.hi_byte[out], kOutput);
-    for (std::size_t k = 0; k < b.num_inputs; ++k) {
+    for (std::size_t k = 0; k < b.num_reads; ++k) {
         const std::size_t user = b.input_order[k];
         if (!inputs[user]) {
             fail(BCAST_ERROR_INVALID_ARGUMENT, "input " + std::to_string(user) + " is NULL");

@@ -19,13 +19,13 @@ class Block {
 public:
     Block(const FusedPlan& p, unsigned char* scratch) : p_(p), scratch_(scratch) {
         const plan::Loop& inner = p.nest.loops[p.nest.num_loops - 1];
-        for (std::size_t o = 0; o <= p.num_inputs; ++o) stride_[o] = inner.stride[o];
+        for (std::size_t o = 0; o <= p.num_reads; ++o) stride_[o] = inner.stride[o];
     }
 
     // Lays each pattern leaf's period out in its slot, repeated over a
     // block and one period more (the line's patterns start at ptr).
     void lay_out_patterns(char* const* ptr) const {
-        for (std::size_t l = 0; l < p_.num_inputs; ++l) {
+        for (std::size_t l = 0; l < p_.num_reads; ++l) {
             const std::size_t period = p_.leaf_period[l];
             if (period == 0) continue;
             auto* slot = static_cast<unsigned char*>(slot_at(p_.leaf_slot[l]));
@@ -44,7 +44,7 @@ public:
     // output streams (unfenced: run_range fences once) where `stream`.
     void run(char* const* ptr, std::size_t m, std::size_t phase, bool stream) const {
         const void* leaf[kMaxInputs];
-        for (std::size_t l = 0; l < p_.num_inputs; ++l) {
+        for (std::size_t l = 0; l < p_.num_reads; ++l) {
             if (p_.leaf_period[l] > 0) {
                 const std::size_t at = phase % p_.leaf_period[l] * p_.elem_size[l];
                 leaf[l] = static_cast<unsigned char*>(slot_at(p_.leaf_slot[l])) + at;
@@ -58,7 +58,7 @@ public:
                 leaf[l] = slot;
             }
         }
-        void* const output = ptr[p_.num_inputs];
+        void* const output = ptr[p_.num_reads];
         if (p_.chain != nullptr) {  // the whole chain in registers
             kernels::ChainCall call;
             call.n = m;
@@ -85,7 +85,7 @@ public:
                     break;
                 case Call::kUnary: step.unary(m, in(0), out, stores); break;
                 case Call::kStrided:
-                    strided(step, in, m, out, last ? stride_[p_.num_inputs] : 1);
+                    strided(step, in, m, out, last ? stride_[p_.num_reads] : 1);
                     break;
                 case Call::kScalar:
                     strided(step, in, 1, out, 1);
@@ -113,7 +113,7 @@ private:
     // A constant result over the block's m output elements.
     void broadcast(const void* value, void* out, std::size_t m) const {
         const std::ptrdiff_t zero = 0;
-        p_.copy_out.strided(m, 1, &value, &zero, out, stride_[p_.num_inputs]);
+        p_.copy_out.strided(m, 1, &value, &zero, out, stride_[p_.num_reads]);
     }
 
     const FusedPlan& p_;
@@ -132,7 +132,7 @@ private:
 void run_line(const FusedPlan& p, const Block& block, char* const* ptr, std::size_t first_elem,
               std::size_t n, bool stream) {
     block.lay_out_patterns(ptr);
-    const std::size_t out = p.num_inputs;
+    const std::size_t out = p.num_reads;
     const std::size_t inner = p.nest.num_loops - 1;
     std::size_t head = 0, tail = 0;
     if (p.nest.loops[inner].stride[out] == 1) {
@@ -162,7 +162,7 @@ void run_line(const FusedPlan& p, const Block& block, char* const* ptr, std::siz
 // itself, and keeps the partial output lines between them (ChainCarry).
 void run_chain_lines(const FusedPlan& p, char* const* ptr, std::size_t n, std::size_t rows,
                      bool stream, kernels::ChainCarry& carry) {
-    const std::size_t out = p.num_inputs;
+    const std::size_t out = p.num_reads;
     const void* leaf[kMaxInputs];
     for (std::size_t l = 0; l < out; ++l) leaf[l] = ptr[l];
     kernels::ChainCall call;
@@ -192,17 +192,20 @@ public:
     void operator()(char* const* ptr, uint64_t off, uint64_t len) {
         const std::size_t inner = p_.nest.num_loops - 1;
         if (p_.chain_whole_lines && p_.outer_loops + 2 == p_.nest.num_loops) {
+            const auto n = static_cast<std::size_t>(p_.nest.loops[inner].extent);
+            if (off == 0 && len == p_.call_elems) {  // every row of the call: no division
+                run_chain_lines(p_, ptr, n, static_cast<std::size_t>(p_.nest.loops[inner - 1].extent),
+                                stream_, carry_);
+                return;
+            }
             split_rows(
                 p_, ptr, off, len, static_cast<uint64_t>(p_.nest.loops[inner].extent), inner - 1,
                 [&](char* const* q, uint64_t m) { run_chain_lines(p_, q, m, 1, stream_, carry_); },
-                [&](char* const* q, uint64_t rows) {
-                    run_chain_lines(p_, q, static_cast<std::size_t>(p_.nest.loops[inner].extent),
-                                    rows, stream_, carry_);
-                });
+                [&](char* const* q, uint64_t rows) { run_chain_lines(p_, q, n, rows, stream_, carry_); });
             return;
         }
         char* from[kMaxOperands];
-        for (std::size_t o = 0; o <= p_.num_inputs; ++o) {
+        for (std::size_t o = 0; o <= p_.num_reads; ++o) {
             from[o] = ptr[o] + static_cast<int64_t>(off) * p_.byte_stride[inner][o];
         }
         if (p_.chain_whole_lines) {

@@ -16,7 +16,7 @@ __extension__ typedef unsigned __int128 wide_uint;
 
 // Output elements per cache line.
 uint64_t line_elems(const plan::Layout& l) {
-    return std::max<uint64_t>(1, kLineBytes / l.elem_size[l.num_inputs]);
+    return std::max<uint64_t>(1, kLineBytes / l.elem_size[l.num_reads]);
 }
 
 // Range ends are multiples of this many elements (past the head): a line of
@@ -32,7 +32,7 @@ bool flat_output_contiguous(const plan::Layout& l) {
     int64_t expected = 1;
     for (std::size_t d = l.nest.num_loops; d-- > 0;) {
         const plan::Loop& loop = l.nest.loops[d];
-        if (loop.extent > 1 && loop.stride[l.num_inputs] != expected) return false;
+        if (loop.extent > 1 && loop.stride[l.num_reads] != expected) return false;
         expected *= loop.extent;
     }
     return true;
@@ -44,7 +44,7 @@ bool flat_output_contiguous(const plan::Layout& l) {
 // of the period on a line boundary, where there is one.
 uint64_t head_elems(const plan::Layout& l, const void* output, uint64_t grain_elems) {
     if (!flat_output_contiguous(l)) return 0;
-    const uint64_t es = l.elem_size[l.num_inputs];
+    const uint64_t es = l.elem_size[l.num_reads];
     const uint64_t line = line_elems(l);
     const uint64_t misalign = reinterpret_cast<std::uintptr_t>(output) % kLineBytes;
     const uint64_t to_line = (kLineBytes - misalign) % kLineBytes / es;

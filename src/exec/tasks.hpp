@@ -10,6 +10,8 @@
 // Where a range starts or ends inside a call, the line runner runs the part.
 #pragma once
 
+#include "exec/execute.hpp"
+#include "exec/fused_execute.hpp"
 #include "plan/layout.hpp"
 
 #include <cstddef>
@@ -26,8 +28,8 @@ std::size_t task_count(const plan::Layout& plan, std::size_t max_tasks) noexcept
 bool task_range(const plan::Layout& plan, const void* output, std::size_t task, std::size_t count,
                 uint64_t& begin, uint64_t& end) noexcept;
 
-// Runs task `task` of `count` of any plan with a run_range (execute.hpp,
-// fused_execute.hpp). Several tasks run side by side, as a rule: their
+// Runs task `task` of `count` of a plan with a run_range (a single op's,
+// execute.hpp; a fused plan's, fused_execute.hpp). Several tasks run side by side, as a rule: their
 // stores decide streaming on the split threshold (stream_threshold.hpp).
 // Buffers must have passed check_buffers.
 template <class Plan>

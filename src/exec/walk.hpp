@@ -19,16 +19,16 @@ using plan::kMaxOperands;
 // the output.
 inline void operand_pointers(const plan::Layout& l, const void* const* inputs, void* output,
                              char** ptr) noexcept {
-    for (std::size_t k = 0; k < l.num_inputs; ++k) {
+    for (std::size_t k = 0; k < l.num_reads; ++k) {
         ptr[k] = static_cast<char*>(const_cast<void*>(inputs[l.input_order[k]]));
     }
-    ptr[l.num_inputs] = static_cast<char*>(output);
+    ptr[l.num_reads] = static_cast<char*>(output);
 }
 
 // Steps the odometer (index[0..outer_loops), innermost fastest) and ptr to
 // the next call; false after the last.
 inline bool next_call(const plan::Layout& l, int64_t* index, char** ptr) noexcept {
-    const std::size_t out = l.num_inputs;
+    const std::size_t out = l.num_reads;
     for (std::size_t d = l.outer_loops; d-- > 0;) {
         const int64_t extent = l.nest.loops[d].extent;
         if (++index[d] < extent) {
@@ -61,7 +61,7 @@ void walk(const plan::Layout& l, const void* const* inputs, void* output, uint64
             const auto extent = static_cast<uint64_t>(l.nest.loops[d].extent);
             index[d] = static_cast<int64_t>(call % extent);
             call /= extent;
-            for (std::size_t o = 0; o <= l.num_inputs; ++o) ptr[o] += index[d] * l.byte_stride[d][o];
+            for (std::size_t o = 0; o <= l.num_reads; ++o) ptr[o] += index[d] * l.byte_stride[d][o];
         }
     }
     for (uint64_t at = begin;;) {
@@ -80,7 +80,7 @@ void walk(const plan::Layout& l, const void* const* inputs, void* output, uint64
 template <class Line, class Rows>
 void split_rows(const plan::Layout& l, char* const* ptr, uint64_t off, uint64_t len, uint64_t n,
                 std::size_t row_loop, Line&& line, Rows&& rows) {
-    const std::size_t out = l.num_inputs;
+    const std::size_t out = l.num_reads;
     char* q[kMaxOperands];
     uint64_t r = off / n, left = len;
     const uint64_t col = off % n;

@@ -17,7 +17,7 @@ std::string kernel_op_json(const Plan& p) {
 }
 
 std::string plan_fields(const Plan& p) {
-    std::string s = layout_json(p) + ",\"kernel\":" + quoted(inner_kind_name(p.kind, p.num_inputs)) +
+    std::string s = layout_json(p) + ",\"kernel\":" + quoted(inner_kind_name(p.kind, p.num_reads)) +
                     kernel_op_json(p) +
                     ",\"elements_per_call\":" + std::to_string(p.inner_count) +
                     ",\"streaming_stores\":" + (p.stream ? "true" : "false");

@@ -45,15 +45,16 @@ bcast_dtype Expression::value_dtype(std::size_t value) const {
 std::size_t Expression::add_node(bcast_opcode opcode, bcast_rule rule, int64_t axis,
                                  std::size_t num_operands, const std::size_t* operands) {
     const std::size_t index = nodes_.size();
-    const OpInfo& info = checked_op(opcode, node_name(index, nullptr) + ": ");
+    const OpInfo& info = checked_op(opcode, (node_name(index, nullptr) + ": ").c_str());
     const std::string name = node_name(index, &info);
+    const std::string prefix = name + ": ";
     if (index >= kMaxNodes) {
         fail(BCAST_ERROR_UNSUPPORTED, name + ": an expression holds at most " +
                                           std::to_string(kMaxNodes) + " nodes");
     }
-    check_rule(rule, name + ": ");
-    check_axis(axis, name + ": ");
-    check_arity(info, num_operands, name, "operands");
+    check_rule(rule, prefix.c_str());
+    check_axis(axis, prefix.c_str());
+    check_arity(info, num_operands, name.c_str(), "operands");
     if (!operands) fail(BCAST_ERROR_INVALID_ARGUMENT, name + ": operands is NULL");
     for (std::size_t k = 0; k < num_operands; ++k) {
         if (operands[k] >= num_values()) {
@@ -81,7 +82,7 @@ std::size_t Expression::add_node(bcast_opcode opcode, bcast_rule rule, int64_t a
                      std::to_string(first_data) + " is " + dtype_name(dtype));
         }
     }
-    check_supports(opcode, dtype, name);
+    check_supports(opcode, dtype, name.c_str());
     Node node;
     node.opcode = opcode;
     node.rule = rule;

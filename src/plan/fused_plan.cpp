@@ -168,8 +168,8 @@ private:
 };
 
 std::size_t widest_element(const FusedPlan& p) {
-    std::size_t widest = p.elem_size[p.num_inputs];
-    for (std::size_t l = 0; l < p.num_inputs; ++l) widest = std::max(widest, p.elem_size[l]);
+    std::size_t widest = p.elem_size[p.num_reads];
+    for (std::size_t l = 0; l < p.num_reads; ++l) widest = std::max(widest, p.elem_size[l]);
     for (std::size_t s = 0; s < p.num_steps; ++s) widest = std::max(widest, p.steps[s].out_size);
     return widest;
 }
@@ -195,7 +195,7 @@ void merge_patterns(FusedPlan& p) {
     const Loop& outer = nest.loops[nest.num_loops - 2];
     const int64_t period = inner.extent;
     if (period > kMaxPattern || period < 2) return;
-    const std::size_t out = p.num_inputs;
+    const std::size_t out = p.num_reads;
     const auto runs = [&](std::size_t o) { return inner.stride[o] == 1 && outer.stride[o] == period; };
     const auto constant = [&](std::size_t o) { return inner.stride[o] == 0 && outer.stride[o] == 0; };
     const auto repeats = [&](std::size_t o) { return inner.stride[o] == 1 && outer.stride[o] == 0; };
@@ -207,7 +207,7 @@ void merge_patterns(FusedPlan& p) {
     }
     if (!any) return;
     // Every slot must still hold a 64-element block and a period more.
-    if (block_for(p.num_inputs + p.num_steps, widest_element(p), static_cast<std::size_t>(period)) == 0) {
+    if (block_for(p.num_reads + p.num_steps, widest_element(p), static_cast<std::size_t>(period)) == 0) {
         return;
     }
     for (std::size_t l = 0; l < out; ++l) {
@@ -231,7 +231,7 @@ void assign_slots(FusedPlan& p) {
     const bool single = inner.extent == 1;
     auto& leaf_scalar = p.leaf_scalar;
     std::size_t slots = 0;
-    for (std::size_t l = 0; l < p.num_inputs; ++l) {
+    for (std::size_t l = 0; l < p.num_reads; ++l) {
         const int64_t stride = inner.stride[l];
         const bool pattern = p.leaf_period[l] > 0;
         leaf_scalar[l] = !single && !pattern && stride == 0;
@@ -274,7 +274,7 @@ void assign_slots(FusedPlan& p) {
     p.num_slots = slots;
     const std::size_t widest = widest_element(p);
     std::size_t longest_period = 0;
-    for (std::size_t l = 0; l < p.num_inputs; ++l) longest_period = std::max(longest_period, p.leaf_period[l]);
+    for (std::size_t l = 0; l < p.num_reads; ++l) longest_period = std::max(longest_period, p.leaf_period[l]);
     // Slots of block + longest_period elements, in whole lines; the block a
     // multiple of 64 (merge_patterns made sure one fits).
     p.block = block_for(slots, widest, longest_period);
@@ -289,7 +289,7 @@ void assign_slots(FusedPlan& p) {
 // output's inner stride: the contiguous kernels where they fit, else the
 // strided one.
 void resolve_calls(FusedPlan& p) {
-    const std::size_t out = p.num_inputs;
+    const std::size_t out = p.num_reads;
     const int64_t out_stride = p.nest.loops[p.nest.num_loops - 1].stride[out];
     for (std::size_t s = 0; s < p.num_steps; ++s) {
         Step& step = p.steps[s];
@@ -330,7 +330,7 @@ void resolve_calls(FusedPlan& p) {
 // over two leaves, each later step over the step before and a leaf, all of
 // chain_op()s in one dtype, none constant, the output contiguous.
 void choose_chain(FusedPlan& p) {
-    const std::size_t out = p.num_inputs;
+    const std::size_t out = p.num_reads;
     if (p.num_steps < 2 || p.num_steps > kernels::kMaxChainLinks) return;
     if (p.nest.loops[p.nest.num_loops - 1].stride[out] != 1) return;
     const bcast_dtype dtype = p.steps[0].dtype;
@@ -372,7 +372,7 @@ void choose_chain(FusedPlan& p) {
 void set_chain_leaves(FusedPlan& p) {
     const bool from_memory = p.stream_split;
     p.chain_whole_lines = p.chain != nullptr;
-    for (std::size_t l = 0; l < p.num_inputs; ++l) {
+    for (std::size_t l = 0; l < p.num_reads; ++l) {
         const bool copied = p.leaf_slot[l] != kNoSlot;  // a pattern or a gathered run
         p.chain_leaf[l] = p.leaf_scalar[l]        ? kernels::ChainLeaf::kScalar
                           : copied || !from_memory ? kernels::ChainLeaf::kCached
@@ -413,7 +413,7 @@ void plan_expression(const Expression& e, const Shape* inputs, const int64_t* co
     // Each input and the output moved once, plus each step's work weighed
     // as the bytes a plain op of its result moves.
     uint64_t per_elem = 0;
-    for (std::size_t o = 0; o <= p.num_inputs; ++o) per_elem += p.elem_size[o];
+    for (std::size_t o = 0; o <= p.num_reads; ++o) per_elem += p.elem_size[o];
     for (std::size_t s = 0; s < p.num_steps; ++s) per_elem += op_weight(p.steps[s].kernel_op) * p.steps[s].out_size;
     // A chain over whole lines takes whole rows of lines per call.
     const std::size_t loops = p.nest.num_loops;

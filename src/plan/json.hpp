@@ -39,13 +39,13 @@ inline std::string loops_json(const LoopNest& nest, std::size_t num_operands) {
 // loops).
 inline std::string layout_json(const Layout& l) {
     std::string operands = "[";
-    for (std::size_t k = 0; k < l.num_inputs; ++k) {
+    for (std::size_t k = 0; k < l.num_reads; ++k) {
         operands += "\"input" + std::to_string(l.input_order[k]) + "\",";
     }
     operands += "\"output\"]";
     return ",\"planned\":true,\"isa\":" + quoted(l.isa) +
            ",\"output_shape\":" + json_list(l.out.dims.data(), l.out.rank) +
-           ",\"operands\":" + operands + ",\"loops\":" + loops_json(l.nest, l.num_inputs + 1);
+           ",\"operands\":" + operands + ",\"loops\":" + loops_json(l.nest, l.num_reads + 1);
 }
 
 }  // namespace bcast::plan

@@ -116,7 +116,7 @@ uint64_t touched_bytes(const int64_t* lo, const int64_t* hi, std::size_t count) 
 void lay_out(Layout& l, const Read* reads, std::size_t n, const int64_t* out_strides,
              std::size_t out_elem_size) {
     const std::size_t out = n;
-    l.num_inputs = n;
+    l.num_reads = n;
     for (std::size_t k = 0; k < n; ++k) {
         l.input_order[k] = reads[k].input;
         l.elem_size[k] = reads[k].elem_size;

@@ -19,7 +19,9 @@ namespace bcast::plan {
 // operand touches (the buffer check), the streaming decision and the walk.
 struct Layout {
     Shape out;
-    std::size_t num_inputs = 0;  // reads; the output is operand num_inputs
+    // Reads of the user inputs (a fused plan may read one input along several
+    // placements, or not at all); the output is operand num_reads.
+    std::size_t num_reads = 0;
     std::array<std::size_t, kMaxInputs> input_order{};  // read k: user input
     std::array<std::size_t, kMaxOperands> elem_size{};  // per operand
     LoopNest nest;                                       // element strides
@@ -52,8 +54,9 @@ struct Read {
     std::size_t elem_size = 0;
 };
 
-// Lays reads [0, n) and the output (strides NULL: contiguous) out on l.out:
-// every Layout field before `isa`. Throws INVALID_ARGUMENT for output strides
+// Lays reads [0, n) and the output (strides NULL: contiguous) out on l.out,
+// which the caller sets: the fields from num_reads to stream_split (for an
+// empty output only the operands and an empty nest: nothing is touched). Throws INVALID_ARGUMENT for output strides
 // that make elements share memory, SIZE_OVERFLOW for offsets that do not fit.
 void lay_out(Layout& l, const Read* reads, std::size_t n, const int64_t* out_strides,
              std::size_t out_elem_size);

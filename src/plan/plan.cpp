@@ -21,7 +21,7 @@ bool strides_are(const Loop& loop, std::size_t operand, int64_t value) {
 // both loops. x_pattern: the repeating operand is x (else y).
 bool try_periodic(Plan& p, bool x_pattern) {
     const LoopNest& nest = p.nest;
-    if (p.num_inputs != 2 || nest.num_loops < 2) return false;
+    if (p.num_reads != 2 || nest.num_loops < 2) return false;
     const Loop& inner = nest.loops[nest.num_loops - 1];
     const Loop& outer = nest.loops[nest.num_loops - 2];
     const int64_t n = inner.extent;
@@ -39,17 +39,17 @@ bool try_periodic(Plan& p, bool x_pattern) {
 }
 
 InnerKind pick_contiguous_kind(const Plan& p, const Loop& inner) {
-    const std::size_t out = p.num_inputs;
+    const std::size_t out = p.num_reads;
     const bool single = inner.extent == 1;
     if (!single && !strides_are(inner, out, 1)) return InnerKind::Strided;
     auto unit = [&](std::size_t o) { return single || strides_are(inner, o, 1); };
     auto zero = [&](std::size_t o) { return single || strides_are(inner, o, 0); };
-    if (p.num_inputs == 1) {
+    if (p.num_reads == 1) {
         if (unit(0) && p.kernels.copy) return InnerKind::Copy;
         if (zero(0) && p.kernels.fill) return InnerKind::Fill;
         return InnerKind::Strided;
     }
-    if (p.num_inputs == 2) {
+    if (p.num_reads == 2) {
         if (unit(0) && unit(1) && p.kernels.vv) return InnerKind::VV;
         if (unit(0) && zero(1) && p.kernels.vs) return InnerKind::VS;
         if (zero(0) && unit(1) && p.kernels.sv) return InnerKind::SV;
@@ -163,7 +163,7 @@ Plan build_plan(const PlanRequest& rq, const rules::Resolution& res) {
     p.isa = sel.isa;
     choose_inner_kernel(p);
     uint64_t bytes_per_elem = 0;
-    for (std::size_t o = 0; o <= p.num_inputs; ++o) bytes_per_elem += p.elem_size[o];
+    for (std::size_t o = 0; o <= p.num_reads; ++o) bytes_per_elem += p.elem_size[o];
     const bool periodic = p.kind == InnerKind::PeriodicX || p.kind == InnerKind::PeriodicY;
     set_walk(p, p.outer_loops, periodic ? static_cast<uint64_t>(p.period) : 0,
              bytes_per_elem * op_weight(kernel_op));

@@ -444,7 +444,7 @@ TEST_CASE("linear chains run in registers and write what their ops write", "[fus
         // (a streamed line's partial first and last cache lines apart).
         if (p.chain_whole_lines) ++whole_lines;
         bool copies = false;
-        for (std::size_t l = 0; l < p.num_inputs; ++l) copies = copies || p.leaf_slot[l] != plan::kNoSlot;
+        for (std::size_t l = 0; l < p.num_reads; ++l) copies = copies || p.leaf_slot[l] != plan::kNoSlot;
         CHECK(p.chain_whole_lines == (p.chain != nullptr && !copies));
         if (!simd) CHECK(p.chain == nullptr);
         // A strided output runs step by step.
@@ -731,7 +731,7 @@ TEST_CASE("a node used along two placements is evaluated once per placement", "[
     REQUIRE(run_unfused(e, in, data, contiguous(xs), want, why) == BCAST_OK);
     const plan::FusedPlan p = plan::plan_expression(e, std::vector<Shape>{xs, vs, vs}.data(), nullptr, nullptr);
     CHECK(p.num_steps == 4);   // t twice, u, the product
-    CHECK(p.num_inputs == 5);  // x, a and b along each axis
+    CHECK(p.num_reads == 5);  // x, a and b along each axis
     CHECK(bcast_test::mismatch(BCAST_DTYPE_I32, run_fused(e, in, data, contiguous(xs), Bytes(64, 0)),
                                want) == "");
 }
