@@ -199,7 +199,7 @@ public:
                 return;
             }
             split_rows(
-                p_, ptr, off, len, static_cast<uint64_t>(p_.nest.loops[inner].extent), inner - 1,
+                p_, ptr, off, len, n, inner - 1,
                 [&](char* const* q, uint64_t m) { run_chain_lines(p_, q, m, 1, stream_, carry_); },
                 [&](char* const* q, uint64_t rows) { run_chain_lines(p_, q, n, rows, stream_, carry_); });
             return;

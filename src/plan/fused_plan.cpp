@@ -112,7 +112,6 @@ private:
         read.strides = strides_ ? strides_[input] : nullptr;
         read.placement.out_axis = map;
         read.elem_size = dtype_size(e_.value_dtype(input));
-        p_.leaf_dtype[l] = e_.value_dtype(input);
         p_.leaf_gather[l] = kernels::select_kernels(BCAST_OP_COPY, e_.value_dtype(input)).kernels.strided;
         ++num_reads_;
         return Source{true, l};

@@ -81,9 +81,8 @@ struct Step {
 // The layout's reads are the leaves (plan/layout.hpp).
 struct FusedPlan : Layout {
     bcast_dtype out_dtype = 0;
-    // Per leaf: its dtype, and a slot when its inner stride is neither 0
-    // nor 1 element (gathered per block).
-    std::array<bcast_dtype, kMaxInputs> leaf_dtype{};
+    // Per leaf: a slot when its inner stride is neither 0 nor 1 element
+    // (gathered per block).
     std::array<std::size_t, kMaxInputs> leaf_slot{};
     std::array<bool, kMaxInputs> leaf_scalar{};  // constant along the inner loop, read in place
     std::array<kernels::StridedFn, kMaxInputs> leaf_gather{};  // COPY of its dtype
