@@ -46,7 +46,7 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define BCAST_VERSION_MAJOR 1
-#define BCAST_VERSION_MINOR 3
+#define BCAST_VERSION_MINOR 4
 #define BCAST_VERSION_PATCH 0
 /* MAJOR*10000 + MINOR*100 + PATCH; compare with bcast_version() at run time. */
 #define BCAST_VERSION_NUMBER \

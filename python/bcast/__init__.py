@@ -35,7 +35,7 @@ from .ops import __all__ as _ops
 from .shapes import infer_expand_shape, infer_shape
 from .partial import Conditions, infer_partial_expand_shape, infer_partial_shape
 
-__version__ = "1.3.0"
+__version__ = "1.4.0"
 
 __all__ = list(_ops) + [
     "infer_partial_shape", "infer_partial_expand_shape", "Conditions",

@@ -582,7 +582,7 @@ BROADCAST_PAIRS = [
 
 def test_basics():
     check(bcast_version() == 10300, "bcast_version() == BCAST_VERSION_NUMBER (10300)")
-    check(bcast_version_string() == b"1.3.0", "bcast_version_string")
+    check(bcast_version_string() == b"1.4.0", "bcast_version_string")
     check(bcast_status_string(2) == b"BCAST_ERROR_INCOMPATIBLE_SHAPES", "status_string(2)")
     check(bcast_status_string(777) == b"BCAST_ERROR_UNKNOWN", "status_string(unknown)")
     check(bcast_isa() in (b"avx512", b"avx2", b"sse2", b"neon", b"scalar"), "bcast_isa")
