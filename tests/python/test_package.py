@@ -467,6 +467,31 @@ def test_concurrent_calls_from_threads():
     assert failures == []
 
 
+def test_the_call_path_is_the_one_bcast_extension_chooses():
+    """ctest runs these tests twice: on the compiled path (BCAST_EXTENSION
+    names the built extension) and on ctypes alone ("off")."""
+    from bcast import _call, _extension
+    choice = os.environ.get("BCAST_EXTENSION", "")
+    a = np.arange(4, dtype="f4")
+    bcast.add(a, a)
+    plan = bcast._plans.CACHE.get(_call.key(("add", "numpy", -1, None), (a, a), None))
+    if choice == "off":
+        assert _extension.fastcall is None and plan.runner is None
+        assert _call.execute.__module__ == "bcast._call"
+    elif choice:
+        assert os.path.samefile(_extension.fastcall.__file__, choice)
+        assert _call.execute is _extension.fastcall.execute
+        assert type(plan.runner).__name__ == "Runner"
+
+
+def test_bcast_extension_naming_a_missing_file_is_an_error():
+    env = dict(os.environ, BCAST_EXTENSION="/nonexistent/_fastcall.so")
+    run = subprocess.run([sys.executable, "-c", "import bcast"], env=env, capture_output=True,
+                         text=True)
+    assert run.returncode != 0
+    assert "ImportError: bcast: cannot load BCAST_EXTENSION=/nonexistent/_fastcall.so" in run.stderr
+
+
 def test_library_lookup_honours_bcast_library():
     env = dict(os.environ, BCAST_LIBRARY="/nonexistent/libbcast.so.1")
     run = subprocess.run([sys.executable, "-c", "import bcast"], env=env, capture_output=True,
