@@ -66,21 +66,6 @@ def key(head, arrays, out):
     return head + ((None,) if out is None else (out.shape, out.strides, out.dtype)) + signature(arrays)
 
 
-def cached(key):
-    """The plan cached under key, made the most recent, or None (also for an
-    unhashable key: the caller's general path says what is wrong)."""
-    try:
-        plan = _lookup(key)
-    except TypeError:
-        return None
-    if plan is not None:
-        try:
-            _touch(key)
-        except KeyError:  # evicted by another thread just now: still valid
-            pass
-    return plan
-
-
 def planned(key, make, arrays, out, target=None, axes_mapping=None):
     """(plan, cached): the plan cached under key, or make() (an unplanned
     Plan) planned for arrays and for out's layout, then cached. Nothing is
@@ -130,17 +115,25 @@ def run_cached(head, arrays, out, threads):
         if type(x) is not _ndarray or type(y) is not _ndarray:
             return None
         if out is None:
-            plan = cached(head + (None, x.shape, x.strides, x.dtype, y.shape, y.strides, y.dtype))
+            k = head + (None, x.shape, x.strides, x.dtype, y.shape, y.strides, y.dtype)
         else:
-            plan = cached(head + (out.shape, out.strides, out.dtype,
-                                  x.shape, x.strides, x.dtype, y.shape, y.strides, y.dtype))
+            k = head + (out.shape, out.strides, out.dtype,
+                        x.shape, x.strides, x.dtype, y.shape, y.strides, y.dtype)
     else:
         for a in arrays:
             if type(a) is not _ndarray:
                 return None
-        plan = cached(key(head, arrays, out))
+        k = key(head, arrays, out)
+    try:
+        plan = _lookup(k)
+    except TypeError:  # unhashable: the general path says what is wrong
+        return None
     if plan is None:
         return None
+    try:
+        _touch(k)  # the most recent now
+    except KeyError:  # evicted by another thread just now: still valid
+        pass
     try:
         result = execute(plan, arrays, out, threads)
     except InvalidArgumentError:  # e.g. misaligned: the general path copies it
