@@ -484,6 +484,28 @@ def test_the_call_path_is_the_one_bcast_extension_chooses():
         assert type(plan.runner).__name__ == "Runner"
 
 
+def test_calls_keep_no_references():
+    """Every way a call runs (a cached op function, an Op, a fused function;
+    with and without out=) leaves the reference counts of its arrays and
+    dtype as they were: the compiled path holds on to nothing."""
+    import gc
+    x, y, z = np.ones(16, "f4"), np.full(16, 2, "f4"), np.empty(16, "f4")
+    op = bcast.Op("add", "f4")
+    op.plan([x.shape, y.shape])
+    fused = bcast.fuse(lambda p, q: p * 3.0 + q)
+    calls = [lambda: bcast.add(x, y, out=z), lambda: bcast.add(x, y), lambda: op(x, y, out=z),
+             lambda: op(x, y), lambda: fused(x, y), lambda: fused(x, y, out=z)]
+    for call in calls:
+        call()
+        gc.collect()
+        before = [sys.getrefcount(v) for v in (x, y, z, x.dtype)]
+        for _ in range(100):
+            call()
+        gc.collect()
+        assert [sys.getrefcount(v) for v in (x, y, z, x.dtype)] == before
+    np.testing.assert_array_equal(fused(x, y), [5] * 16)
+
+
 def test_bcast_extension_naming_a_missing_file_is_an_error():
     env = dict(os.environ, BCAST_EXTENSION="/nonexistent/_fastcall.so")
     run = subprocess.run([sys.executable, "-c", "import bcast"], env=env, capture_output=True,
