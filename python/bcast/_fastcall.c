@@ -86,7 +86,8 @@ static int fits(PyArrayObject *a, const Layout *layout)
     return ndim == layout->ndim &&
            memcmp(PyArray_DIMS(a), layout->dims, ndim * sizeof(npy_intp)) == 0 &&
            memcmp(PyArray_STRIDES(a), layout->strides, ndim * sizeof(npy_intp)) == 0 &&
-           (PyArray_DESCR(a) == layout->dtype || PyArray_EquivTypes(PyArray_DESCR(a), layout->dtype));
+           (PyArray_DESCR(a) == layout->dtype ||
+            PyArray_EquivTypes(PyArray_DESCR(a), layout->dtype));
 }
 
 static void Runner_dealloc(Runner *self)
@@ -252,19 +253,17 @@ static PyObject *execute_call(PyObject *plan, PyObject *arrays, PyObject *out, P
     return PyObject_Vectorcall(py_execute, args, 4, NULL);
 }
 
-static int check_nargs(const char *name, Py_ssize_t nargs, Py_ssize_t expected)
+/* NULL with a TypeError: the module's functions are called by _call.py alone. */
+static PyObject *wrong_nargs(const char *name, Py_ssize_t nargs, Py_ssize_t expected)
 {
-    if (nargs == expected)
-        return 0;
-    PyErr_Format(PyExc_TypeError, "%s() takes %zd arguments (%zd given)", name, expected, nargs);
-    return -1;
+    return PyErr_Format(PyExc_TypeError, "%s() takes %zd arguments (%zd given)", name, expected,
+                        nargs);
 }
 
-static PyObject *execute(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+static PyObject *execute(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 {
-    (void)module;
-    if (check_nargs("execute", nargs, 4) < 0)
-        return NULL;
+    if (nargs != 4)
+        return wrong_nargs("execute", nargs, 4);
     return execute_call(args[0], args[1], args[2], args[3]);
 }
 
@@ -329,11 +328,10 @@ static PyObject *cache_key(PyObject *head, PyObject *arrays, PyObject *out)
 }
 
 /* run_cached(head, arrays, out, threads): _call.run_cached, step for step. */
-static PyObject *run_cached(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+static PyObject *run_cached(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 {
-    (void)module;
-    if (check_nargs("run_cached", nargs, 4) < 0)
-        return NULL;
+    if (nargs != 4)
+        return wrong_nargs("run_cached", nargs, 4);
     PyObject *head = args[0], *arrays = args[1], *out = args[2], *threads = args[3];
     if (!PyTuple_CheckExact(head) || !PyTuple_CheckExact(arrays))
         return PyErr_Format(PyExc_TypeError, "run_cached: head and arrays are tuples");
@@ -384,11 +382,10 @@ static PyObject *run_cached(PyObject *module, PyObject *const *args, Py_ssize_t 
 /* run_planned(plan, values, out, threads, bfloat16): every value (and out)
  * an ndarray with the planned layout runs at once, anything else goes to
  * _call.run_planned's Python, which converts, checks and says what differs. */
-static PyObject *run_planned(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+static PyObject *run_planned(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 {
-    (void)module;
-    if (check_nargs("run_planned", nargs, 5) < 0)
-        return NULL;
+    if (nargs != 5)
+        return wrong_nargs("run_planned", nargs, 5);
     PyObject *plan = args[0], *values = args[1], *out = args[2], *threads = args[3];
     Runner *r = runner_of(plan);
     int planned = r && PyTuple_CheckExact(values) && PyTuple_GET_SIZE(values) == r->count &&
@@ -405,11 +402,10 @@ static PyObject *run_planned(PyObject *module, PyObject *const *args, Py_ssize_t
 
 /* setup(execute, run_planned, lookup, touch, count_hit, InvalidArgumentError):
  * _call.py's Python functions to hand calls to, and the plan cache's steps. */
-static PyObject *setup(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+static PyObject *setup(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 {
-    (void)module;
-    if (check_nargs("setup", nargs, 6) < 0)
-        return NULL;
+    if (nargs != 6)
+        return wrong_nargs("setup", nargs, 6);
     PyObject **slots[] = {&py_execute, &py_run_planned, &cache_lookup, &cache_touch, &count_hit,
                           &invalid_argument};
     for (int i = 0; i < 6; ++i) {
