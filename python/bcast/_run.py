@@ -20,7 +20,6 @@ from ._plans import OP, Plan, new_handle
 from ._pool import pool_for
 
 
-
 def binary(op, x, y, rule, axis, out, dtype, threads=None):
     """apply() for two inputs, the hot path written out: most calls are this one."""
     if dtype is None and type(axis) is int:
