@@ -2,7 +2,10 @@
 
 Run by ctest as "python: package (pytest)":
     BCAST_LIBRARY=build/capi/libbcast.so PYTHONPATH=python \
+    BCAST_EXTENSION=build/python/_fastcall.cpython-311-x86_64-linux-gnu.so \
         /usr/bin/python3 -m pytest -q tests/python/test_package.py
+and as "python: package (pytest, ctypes path)" with BCAST_EXTENSION=off (the
+other package test files likewise).
 The oracles are numpy (or Python's math module where numpy has no equal),
 never bcast itself.
 """
