@@ -82,10 +82,11 @@ static int read_layout(PyObject *shape, PyObject *strides, PyObject *dtype, Layo
 /* As Python's (a.shape, a.strides, a.dtype) == layout. */
 static int fits(PyArrayObject *a, const Layout *layout)
 {
-    int ndim = PyArray_NDIM(a);
+    int ndim = PyArray_NDIM(a);  /* a 0-d array may have NULL dims: no memcmp then */
     return ndim == layout->ndim &&
-           memcmp(PyArray_DIMS(a), layout->dims, ndim * sizeof(npy_intp)) == 0 &&
-           memcmp(PyArray_STRIDES(a), layout->strides, ndim * sizeof(npy_intp)) == 0 &&
+           (ndim == 0 ||
+            (memcmp(PyArray_DIMS(a), layout->dims, ndim * sizeof(npy_intp)) == 0 &&
+             memcmp(PyArray_STRIDES(a), layout->strides, ndim * sizeof(npy_intp)) == 0)) &&
            (PyArray_DESCR(a) == layout->dtype ||
             PyArray_EquivTypes(PyArray_DESCR(a), layout->dtype));
 }
