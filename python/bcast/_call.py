@@ -24,12 +24,17 @@ call the library refuses, to the Python functions here, which stay the
 definition: the extension raises no message of its own, so both paths check
 and say the same.
 
-How a new function plugs in (say bcast.qlinear): make a Plan for it (a
-handle of a Kind of _plans, planned with Plan.plan), then call
-run_cached(head, arrays, out, threads) with a head that names the function
-and its parameters; on None, prepare the arguments, planned(key(head, ...),
-make, ...) and execute(plan, arrays, out, threads). Nothing else: the
-compiled path then covers it too.
+How a new function plugs in (say bcast.qlinear), as _run.apply does it:
+1. result = run_cached(head, arrays, out, threads), head a tuple naming the
+   function and every parameter that decides its plan: a hit ends here;
+2. otherwise prepare the arguments (_arrays), then plan, hit =
+   planned(key(head, arrays, out), make, arrays, out), make() returning an
+   unplanned Plan of its C handle (_plans: a bcast_op handle is of Kind OP;
+   another handle type needs its own Kind, its execute included);
+3. result = execute(plan, arrays, out, threads), then count_hit() if hit.
+A function that holds its plan (as bcast.Op does) calls run_planned
+instead. The extension needs no change: it reads what it needs from
+Plan.runner.
 """
 
 import struct
