@@ -15,6 +15,15 @@ namespace {
 
 using AxisMap = std::array<int, kMaxRank>;  // a value's axis -> final output axis, or -1
 
+kernels::QuantParams quant_params(const Quantization& q) {
+    kernels::QuantParams p;
+    p.scale = q.scale;
+    p.zero_point = q.zero_point;
+    p.lo = static_cast<float>(quantized_min(q.dtype) - q.zero_point);
+    p.hi = static_cast<float>(quantized_max(q.dtype) - q.zero_point);
+    return p;
+}
+
 std::string node_label(const Expression& e, std::size_t k) {
     return "node " + std::to_string(k) + " (" + op_info(e.node(k).opcode)->name + ")";
 }
@@ -59,7 +68,8 @@ Shapes resolve_nodes(const Expression& e, const Shape* inputs, const int64_t* co
             for (std::size_t j = 0; j < n.num_operands && count > 0; ++j) {
                 const std::size_t v = n.operands[j];
                 const bool input = v < e.num_inputs();
-                check_span(s.value[v], input && strides ? strides[v] : nullptr, dtype_size(e.value_dtype(v)));
+                check_span(s.value[v], input && strides ? strides[v] : nullptr,
+                           dtype_size(input ? e.stored_dtype(v) : e.value_dtype(v)));
             }
         } catch (const Error& err) {
             fail(err.status(), node_label(e, k) + ": " + err.what());
@@ -111,8 +121,12 @@ private:
         read.shape = &shapes_.value[input];
         read.strides = strides_ ? strides_[input] : nullptr;
         read.placement.out_axis = map;
-        read.elem_size = dtype_size(e_.value_dtype(input));
-        p_.leaf_gather[l] = kernels::select_kernels(BCAST_OP_COPY, e_.value_dtype(input)).kernels.strided;
+        read.elem_size = dtype_size(e_.stored_dtype(input));
+        p_.leaf_gather[l] = kernels::select_kernels(BCAST_OP_COPY, e_.stored_dtype(input)).kernels.strided;
+        if (const Quantization* q = e_.input_quantization(input)) {
+            p_.leaf_dequantize[l] = kernels::select_quant_kernels(q->dtype).kernels.dequantize;
+            p_.leaf_quant[l] = quant_params(*q);
+        }
         ++num_reads_;
         return Source{true, l};
     }
@@ -168,7 +182,7 @@ private:
 
 std::size_t widest_element(const FusedPlan& p) {
     std::size_t widest = p.elem_size[p.num_reads];
-    for (std::size_t l = 0; l < p.num_reads; ++l) widest = std::max(widest, p.elem_size[l]);
+    for (std::size_t l = 0; l < p.num_reads; ++l) widest = std::max(widest, slot_elem_size(p, l));
     for (std::size_t s = 0; s < p.num_steps; ++s) widest = std::max(widest, p.steps[s].out_size);
     return widest;
 }
@@ -234,7 +248,8 @@ void assign_slots(FusedPlan& p) {
         const int64_t stride = inner.stride[l];
         const bool pattern = p.leaf_period[l] > 0;
         leaf_scalar[l] = !single && !pattern && stride == 0;
-        const bool in_place = !pattern && (single || stride == 0 || stride == 1);
+        const bool in_place =
+            !pattern && !p.leaf_dequantize[l] && (single || stride == 0 || stride == 1);
         p.leaf_slot[l] = in_place ? kNoSlot : slots++;
     }
     std::vector<std::size_t> last_use(p.num_steps, 0);
@@ -251,7 +266,7 @@ void assign_slots(FusedPlan& p) {
     for (std::size_t s = 0; s < p.num_steps; ++s) {
         Step& step = p.steps[s];
         const bool last = s + 1 == p.num_steps;
-        if (!last || step.scalar) {
+        if (!last || step.scalar || p.quantize_out) {
             if (free_slots.empty()) {
                 step.slot = slots++;
             } else {
@@ -302,7 +317,7 @@ void resolve_calls(FusedPlan& p) {
         }
         step.call = Call::kStrided;
         const bool last = s + 1 == p.num_steps;
-        if (last && out_stride != 1) continue;
+        if (last && !p.quantize_out && out_stride != 1) continue;
         const kernels::OpKernels& k = step.kernels;
         if (step.num_operands == 2) {
             const bool xs = step.operand_scalar[0], ys = step.operand_scalar[1];
@@ -333,7 +348,10 @@ void choose_chain(FusedPlan& p) {
     if (p.num_steps < 2 || p.num_steps > kernels::kMaxChainLinks) return;
     if (p.nest.loops[p.nest.num_loops - 1].stride[out] != 1) return;
     const bcast_dtype dtype = p.steps[0].dtype;
-    if (p.out_dtype != dtype) return;
+    if (p.out_dtype != dtype || p.quantize_out) return;
+    for (std::size_t l = 0; l < p.num_reads; ++l) {
+        if (p.leaf_dequantize[l]) return;
+    }
     kernels::Chain chain{};
     for (std::size_t s = 0; s < p.num_steps; ++s) {
         const Step& step = p.steps[s];
@@ -395,6 +413,16 @@ void plan_expression(const Expression& e, const Shape* inputs, const int64_t* co
     const Shapes shapes = resolve_nodes(e, inputs, strides);
     p.out = shapes.value[root];
     p.out_dtype = e.value_dtype(root);
+    if (const Quantization* q = e.output_quantization()) {
+        if (p.out_dtype != BCAST_DTYPE_F32) {
+            fail(BCAST_ERROR_UNSUPPORTED, "the output, " + node_label(e, root - e.num_inputs()) +
+                                              ", is " + dtype_name(p.out_dtype) +
+                                              ": only an f32 result can be quantized");
+        }
+        p.quantize_out = kernels::select_quant_kernels(q->dtype).kernels.quantize;
+        p.out_quant = quant_params(*q);
+        p.out_dtype = q->dtype;
+    }
 
     Composer composer(e, shapes, strides, p);
     AxisMap identity{};
