@@ -16,9 +16,11 @@ repeats (min per call):
   C API     bcast_bench's own min for the case (C, 64-byte aligned buffers),
             from one `bcast_bench --json` run made here
 The two rows of the 16-element case without out= (a new array per call, as
-np.add(a, b) does) follow the table.
+np.add(a, b) does) follow the table. The package runs on its compiled call
+path when the build has it (BCAST_EXTENSION=off: on ctypes alone).
 """
 import argparse
+import glob
 import json
 import os
 import subprocess
@@ -73,8 +75,15 @@ def main():
     args = parser.parse_args()
 
     os.environ["BCAST_LIBRARY"] = os.path.abspath(args.library)
+    # The package's compiled call path from the same build, unless
+    # BCAST_EXTENSION says otherwise ("off": ctypes alone).
+    built = glob.glob(os.path.join(os.path.dirname(os.path.abspath(args.library)), "..", "python",
+                                   "_fastcall*.so"))
+    if built:
+        os.environ.setdefault("BCAST_EXTENSION", built[0])
     sys.path.insert(0, os.path.join(HERE, "..", "python"))
     import bcast
+    from bcast._extension import fastcall
 
     lib = cn.load_library(args.library)
     bench = args.bench or os.path.join(os.path.dirname(os.path.abspath(args.library)), "..", "bench", "bcast_bench")
@@ -83,7 +92,8 @@ def main():
 
     print("# bcast from Python: ADD per call, single thread\n")
     print(f"- bcast {bcast.version()} (kernel set `{bcast.isa()}`), numpy {np.__version__}, "
-          f"Python {sys.version.split()[0]}")
+          f"Python {sys.version.split()[0]}, "
+          f"{'compiled call path' if fastcall else 'ctypes path alone'}")
     print(f"- CPU: {cn.cpu_model()}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())};"
           f" load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"- min per call over {args.repeats} alternating repeats, into a preallocated out;"

@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   catch2 libxsimd-dev
   python3 python3-numpy python3-pytest
+  python3-dev  # the Python package's extension (python/bcast/_fastcall.c)
   python3-onnx  # ONNX's shape inference: the partial-shape semantics are checked against it
   binutils
   clang libclang-rt-14-dev  # second compiler: sanitizers, libFuzzer, ThreadSanitizer

@@ -47,7 +47,7 @@ readelf -h "$build/capi/libbcast.so.1" | grep -q 'Machine: *AArch64' || fail "li
 
 # Left out, because they need a native Python: an x86 python3 cannot dlopen an
 # aarch64 libbcast.so.1 (python: ctypes vs numpy, python: package (pytest),
-# examples: Python), and check_cli_run.py starts the aarch64 CLI from Python
+# examples: Python), and test_cli_run.py starts the aarch64 CLI from Python
 # without the emulator (cli: run ... (vs numpy)). And the pool's fork test:
 # qemu-user cannot run the forked child of a multi-threaded process (its TCG
 # asserts, the child exits 127); it runs natively in every other step.

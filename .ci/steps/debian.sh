@@ -73,4 +73,9 @@ case "$where" in
   /usr/lib/python3/dist-packages/bcast/*) echo "imported from $where" ;;
   *) fail "bcast was imported from $where, not the package" ;;
 esac
+# The package's compiled call path is installed and used (bcast/_extension.py).
+fastcall=$(cd "$tmp" && env -u PYTHONPATH -u BCAST_EXTENSION /usr/bin/python3 -c \
+  "from bcast import _extension; print(_extension.fastcall.__file__)") \
+  || fail "the installed bcast runs without its extension bcast._fastcall"
+echo "compiled call path: $fastcall"
 echo "debian step: packages built, lintian clean of errors, installed and used"

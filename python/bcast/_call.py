@@ -6,14 +6,35 @@ plan for their arguments:
 
 * an op function or a fused function keys the cache with everything that
   decides the plan, the (shape, byte strides, dtype) of the inputs and of
-  out= included (key()), so a cached plan fits the arrays it was found for;
-  on a miss, planned() plans for them, out= checked first;
-* an Op holds its own plan and compares the arrays and out= with it
-  (checked_inputs() and _arrays.check_out_planned() say what differs).
+  out= included (key()), so a cached plan fits the arrays it was found for:
+  run_cached() is their first step; on a miss, planned() plans for them,
+  out= checked first, and execute() runs the plan;
+* an Op holds its own plan: run_planned() compares the arrays and out= with
+  it (checked() and _arrays.check_out_planned() say what differs).
 
 execute() then checks only what no key holds (out is writeable) and leaves
 to the library what it checks itself: alignment and overlap (refused with
 nothing written).
+
+The compiled path. When the extension bcast._fastcall is loaded (_extension
+says when), run_cached, run_planned and execute below are its functions: they
+do the common case (every value an ndarray laid out as the plan says, out=
+writeable or None, threads=None) in C and hand every other call, and every
+call the library refuses, to the Python functions here, which stay the
+definition: the extension raises no message of its own, so both paths check
+and say the same.
+
+How a new function plugs in (say bcast.qlinear), as _run.apply does it:
+1. result = run_cached(head, arrays, out, threads), head a tuple naming the
+   function and every parameter that decides its plan: a hit ends here;
+2. otherwise prepare the arguments (_arrays), then plan, hit =
+   planned(key(head, arrays, out), make, arrays, out), make() returning an
+   unplanned Plan of its C handle (_plans: a bcast_op handle is of Kind OP;
+   another handle type needs its own Kind, its execute included);
+3. result = execute(plan, arrays, out, threads), then count_hit() if hit.
+A function that holds its plan (as bcast.Op does) calls run_planned
+instead. The extension needs no change: it reads what it needs from
+Plan.runner.
 """
 
 import struct
@@ -22,9 +43,11 @@ import numpy as np
 
 from . import _arrays
 from ._address import data_address, data_field as _new_field, fields as _fields
+from ._extension import fastcall
 from ._library import check
 from ._plans import CACHE, Shapes
 from ._pool import pool_for
+from .errors import InvalidArgumentError
 
 _ndarray = np.ndarray
 _empty = np.empty
@@ -46,21 +69,6 @@ def key(head, arrays, out):
     signature. The hot paths build the same tuple inline: None for out sits
     where out's shape would, so keys of different input counts never meet."""
     return head + ((None,) if out is None else (out.shape, out.strides, out.dtype)) + signature(arrays)
-
-
-def cached(key):
-    """The plan cached under key, made the most recent, or None (also for an
-    unhashable key: the caller's general path says what is wrong)."""
-    try:
-        plan = _lookup(key)
-    except TypeError:
-        return None
-    if plan is not None:
-        try:
-            _touch(key)
-        except KeyError:  # evicted by another thread just now: still valid
-            pass
-    return plan
 
 
 def planned(key, make, arrays, out, target=None, axes_mapping=None):
@@ -98,12 +106,74 @@ def checked(plan, values, out, bfloat16):
     return arrays
 
 
+def run_cached(head, arrays, out, threads):
+    """The result of a call (head: what decides its plan besides the
+    arrays; arrays: a tuple) run on the plan cached for it, or None: no plan
+    is cached for it, a value is not an ndarray (out= too), the key is
+    unhashable, or the library refuses to run the plan on the arrays as they
+    are (a misaligned view). On None the caller's general path prepares the
+    arguments (copies what the library cannot read in place) and plans."""
+    if out is not None and type(out) is not _ndarray:
+        return None
+    if len(arrays) == 2:  # the usual call: its key written out
+        x, y = arrays
+        if type(x) is not _ndarray or type(y) is not _ndarray:
+            return None
+        if out is None:
+            k = head + (None, x.shape, x.strides, x.dtype, y.shape, y.strides, y.dtype)
+        else:
+            k = head + (out.shape, out.strides, out.dtype,
+                        x.shape, x.strides, x.dtype, y.shape, y.strides, y.dtype)
+    else:
+        for a in arrays:
+            if type(a) is not _ndarray:
+                return None
+        k = key(head, arrays, out)
+    try:
+        plan = _lookup(k)
+    except TypeError:  # unhashable: the general path says what is wrong
+        return None
+    if plan is None:
+        return None
+    try:
+        _touch(k)  # the most recent now
+    except KeyError:  # evicted by another thread just now: still valid
+        pass
+    try:
+        result = execute(plan, arrays, out, threads)
+    except InvalidArgumentError:  # e.g. misaligned: the general path copies it
+        return None
+    count_hit()
+    return result
+
+
+def run_planned(plan, values, out, threads, bfloat16):
+    """bcast.Op's call on the plan it holds: every input (and out=) an
+    ndarray with the planned (shape, byte strides, dtype) runs at once (one
+    tuple comparison, written out for the usual call); anything else is
+    converted and checked first (checked())."""
+    if len(values) == 2:
+        x, y = values
+        if type(x) is _ndarray and type(y) is _ndarray:
+            if out is None:
+                if (x.shape, x.strides, x.dtype, y.shape, y.strides, y.dtype) == plan.signature:
+                    return execute(plan, values, None, threads)
+            elif (type(out) is _ndarray and
+                  (x.shape, x.strides, x.dtype, y.shape, y.strides, y.dtype,
+                   out.shape, out.strides, out.dtype) == plan.call_signature):
+                return execute(plan, values, out, threads)
+    return execute(plan, checked(plan, values, out, bfloat16), out, threads)
+
+
 def execute(plan, arrays, out, threads):
-    """Runs plan on arrays and into out (None: a new array), all laid out as
-    the plan says (the caller's key or checks made sure), on threads (None,
-    a count or a bcast.Pool); returns the result: out, the new array, or a
-    numpy scalar for a 0-d result without out= (plan.scalar_result). Every
-    call comes here: it is written for speed (the usual two inputs apart)."""
+    """Runs plan on arrays (then the plan's own constants, plan.keep) and
+    into out (None: a new array), all laid out as the plan says (the caller's
+    key or checks made sure), on threads (None, a count or a bcast.Pool);
+    returns the result: out, the new array, or a numpy scalar for a 0-d
+    result without out= (plan.scalar_result). Every call comes here: it is
+    written for speed (the usual two inputs apart)."""
+    if plan.keep:
+        arrays = tuple(arrays) + plan.keep
     given = out is not None
     if not given:
         if not plan.out_contiguous:
@@ -137,3 +207,8 @@ def execute(plan, arrays, out, threads):
     if status:
         check(status)
     return out if given or out.ndim or not plan.scalar_result else out[()]
+
+
+if fastcall is not None:  # the compiled path (see the top): the same functions, in C
+    fastcall.setup(execute, run_planned, _lookup, _touch, count_hit, InvalidArgumentError)
+    execute, run_cached, run_planned = fastcall.execute, fastcall.run_cached, fastcall.run_planned

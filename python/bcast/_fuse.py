@@ -27,12 +27,10 @@ import threading
 import numpy as np
 
 from . import _arrays, _enums
-from ._call import cached, count_hit, execute, key, planned
+from ._call import count_hit, execute, key, planned, run_cached
 from ._library import c_size, check, lib
 from ._plans import EXPR, Plan
-from .errors import InvalidArgumentError
 
-_ndarray = np.ndarray
 _WHAT = "bcast.fuse"
 
 _BOOL = np.dtype(np.bool_)
@@ -237,22 +235,11 @@ class Fused:
         return plan, arrays, hit
 
     def __call__(self, *arrays, out=None, threads=None):
-        for a in arrays:
-            if type(a) is not _ndarray:
-                break
-        else:
-            if out is None or type(out) is _ndarray:
-                plan = cached(key((self._key,), arrays, out))
-                if plan is not None:
-                    try:
-                        result = execute(plan, arrays + plan.keep, out, threads)
-                    except InvalidArgumentError:  # e.g. misaligned: _prepare copies it
-                        pass
-                    else:
-                        count_hit()
-                        return result
+        result = run_cached((self._key,), arrays, out, threads)
+        if result is not None:
+            return result
         plan, prepared, hit = self._prepare(arrays, out)
-        result = execute(plan, tuple(prepared) + plan.keep, out, threads)
+        result = execute(plan, prepared, out, threads)
         if hit:
             count_hit()
         return result

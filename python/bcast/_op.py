@@ -6,11 +6,10 @@ import threading
 import numpy as np
 
 from . import _arrays, _enums
-from ._call import checked, execute
+from ._call import run_planned
 from ._plans import OP, Plan, Shapes, contiguous_strides, new_handle
 from .errors import InvalidStateError
 
-_ndarray = np.ndarray
 _COPY = _enums.OPCODES["copy"]
 _SELECT = _enums.OPCODES["select"]
 
@@ -50,6 +49,7 @@ class Op:
         self.name = _enums._key(op, "op")
         self._opcode = _enums.opcode(op)
         self._code, storage = _arrays.storage_dtype(dtype)
+        self._bfloat16 = self._code == _enums.BF16_CODE
         self._storage = np.dtype(storage.name)  # numpy's own object: checked with `is`
         self._rule = None if self._opcode == _COPY else _enums.rule_code(rule)
         self._mode = _enums.expand_mode_code(mode) if self._opcode == _COPY else None
@@ -122,7 +122,7 @@ class Op:
     def __repr__(self):
         plan = self._plan
         planned = "planned for %s" % (list(plan.signature[::3]),) if plan else "not planned"
-        return "bcast.Op(%r, %s, %s)" % (self.name, self._storage if self._code != _enums.BF16_CODE
+        return "bcast.Op(%r, %s, %s)" % (self.name, self._storage if not self._bfloat16
                                          else "bfloat16", planned)
 
     def _planned(self):
@@ -137,17 +137,4 @@ class Op:
         plan = self._plan
         if plan is None:
             raise InvalidStateError("%s: plan() first" % self._what)
-        # Every input (and out) an ndarray with the planned (shape, byte
-        # strides, dtype): one tuple comparison, written out for the usual call.
-        if len(arrays) == 2:
-            x, y = arrays
-            if type(x) is _ndarray and type(y) is _ndarray:
-                if out is None:
-                    if (x.shape, x.strides, x.dtype, y.shape, y.strides, y.dtype) == plan.signature:
-                        return execute(plan, arrays, None, threads)
-                elif (type(out) is _ndarray and
-                      (x.shape, x.strides, x.dtype, y.shape, y.strides, y.dtype,
-                       out.shape, out.strides, out.dtype) == plan.call_signature):
-                    return execute(plan, arrays, out, threads)
-        return execute(plan, checked(plan, arrays, out, self._code == _enums.BF16_CODE), out,
-                       threads)
+        return run_planned(plan, arrays, out, threads, self._bfloat16)

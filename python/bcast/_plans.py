@@ -20,6 +20,7 @@ import sys
 import threading
 
 from . import _arrays, _enums
+from ._extension import fastcall
 from ._library import (c_size, check, describe, i64_array, lib, output_shape, P_i64)
 
 
@@ -27,10 +28,12 @@ class Kind:
     """The C functions of one kind of handle: an op's (bcast_op_*) or a fused
     expression's (bcast_expr_*)."""
 
-    __slots__ = ("execute", "execute_pool", "output_shape", "describe", "destroy", "_plan")
+    __slots__ = ("execute", "execute_address", "execute_pool", "output_shape", "describe",
+                 "destroy", "_plan")
 
     def __init__(self, prefix, plan):
         self.execute = getattr(lib, prefix + "execute")
+        self.execute_address = ctypes.cast(self.execute, ctypes.c_void_p).value  # for _fastcall
         self.execute_pool = getattr(lib, prefix + "execute_pool")
         self.output_shape = getattr(lib, prefix + "output_shape")
         self.describe = getattr(lib, prefix + "describe")
@@ -75,7 +78,8 @@ class Plan:
     that it is only executed (_call.execute)."""
 
     __slots__ = ("handle", "kind", "run", "what", "shape", "result_dtype", "scalar_result",
-                 "signature", "out_signature", "call_signature", "out_contiguous", "pack", "keep")
+                 "signature", "out_signature", "call_signature", "out_contiguous", "pack", "keep",
+                 "runner")
 
     def __init__(self, kind, handle, what, result_dtype, scalar_result=True, keep=()):
         self.handle = handle  # a ctypes.c_void_p, owned from here on
@@ -88,6 +92,7 @@ class Plan:
         self.shape = None
         self.signature = ()
         self.keep = keep  # inputs that go with every call (a fused expression's constants)
+        self.runner = None  # the compiled path's copy of what a call needs, once planned
 
     def plan(self, inputs, signature, out=None, out_strides=None, target=None, axes_mapping=None):
         """Plans the handle for `inputs` (a Shapes; `signature` says the same as
@@ -121,6 +126,10 @@ class Plan:
         # reads, in a bytes object (a fifth of the cost of a ctypes array;
         # immutable, so threads may share one).
         self.pack = struct.Struct("%dP" % max(inputs.count, 1)).pack
+        if fastcall is not None:
+            self.runner = fastcall.Runner(self.handle.value, self.kind.execute_address,
+                                          signature, self.out_signature, self.out_contiguous,
+                                          self.scalar_result, self.keep)
         return self
 
     def describe(self):

@@ -4,7 +4,9 @@ threads=None or 1: the calling thread alone (bcast_op_execute). An int n > 1,
 or 0 for every CPU this process may run on: a pool of that many threads that
 this module creates on first use and keeps for the process (one per count,
 and per process: a forked child makes its own). A Pool: that pool. The call
-releases the GIL while it runs, like every call into the library.
+releases the GIL while it runs, like every call through ctypes (the compiled
+call path, bcast._fastcall, keeps it for calls of fewer than 16K elements,
+where taking it back would cost more than the call).
 
 The C pool must not be destroyed while an execute runs on it, so a Pool
 counts the calls running on it (Pool.run) and close() waits for them; a call

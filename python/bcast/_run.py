@@ -14,33 +14,18 @@ copies what the library cannot read in place.
 import numpy as np
 
 from . import _arrays, _enums
-from ._call import cached, count_hit, execute, key, planned
+from ._call import count_hit, execute, key, planned, run_cached
 from ._fuse import is_traced, traced_call
 from ._plans import OP, Plan, new_handle
 from ._pool import pool_for
-from .errors import InvalidArgumentError
-
-_ndarray = np.ndarray
 
 
 def binary(op, x, y, rule, axis, out, dtype, threads=None):
     """apply() for two inputs, the hot path written out: most calls are this one."""
-    if (dtype is None and type(x) is _ndarray and type(y) is _ndarray and type(axis) is int
-            and (out is None or type(out) is _ndarray)):
-        if out is None:
-            plan = cached((op, rule, axis, None, None,
-                           x.shape, x.strides, x.dtype, y.shape, y.strides, y.dtype))
-        else:
-            plan = cached((op, rule, axis, None, out.shape, out.strides, out.dtype,
-                           x.shape, x.strides, x.dtype, y.shape, y.strides, y.dtype))
-        if plan is not None:
-            try:
-                result = execute(plan, (x, y), out, threads)
-            except InvalidArgumentError:  # e.g. misaligned: the general path copies it
-                pass
-            else:
-                count_hit()
-                return result
+    if dtype is None and type(axis) is int:
+        result = run_cached((op, rule, axis, None), (x, y), out, threads)
+        if result is not None:
+            return result
     return apply(op, (x, y), rule=rule, axis=axis, out=out, dtype=dtype, threads=threads)
 
 
@@ -59,20 +44,10 @@ def apply(op, values, *, rule="numpy", axis=-1, out=None, dtype=None, condition=
         return traced_call(op, values, rule, axis, out, dtype, threads)
     axis = _arrays.as_axis(axis, what)
     pool = pool_for(threads, what)
-    if dtype is None and target is None and (out is None or type(out) is _ndarray):
-        for v in values:
-            if type(v) is not _ndarray:
-                break
-        else:
-            plan = cached(key((op, rule, axis, None), values, out))
-            if plan is not None:
-                try:
-                    result = execute(plan, values, out, pool)
-                except InvalidArgumentError:
-                    pass
-                else:
-                    count_hit()
-                    return result
+    if dtype is None and target is None:
+        result = run_cached((op, rule, axis, None), tuple(values), out, pool)
+        if result is not None:
+            return result
     if condition:
         data, code, storage = _arrays.prepare_data(values[1:], dtype, what)
         arrays = [_arrays.prepare_condition(values[0], what)] + data

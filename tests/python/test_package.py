@@ -2,7 +2,10 @@
 
 Run by ctest as "python: package (pytest)":
     BCAST_LIBRARY=build/capi/libbcast.so PYTHONPATH=python \
+    BCAST_EXTENSION=build/python/_fastcall.cpython-311-x86_64-linux-gnu.so \
         /usr/bin/python3 -m pytest -q tests/python/test_package.py
+and as "python: package (pytest, ctypes path)" with BCAST_EXTENSION=off (the
+other package test files likewise).
 The oracles are numpy (or Python's math module where numpy has no equal),
 never bcast itself.
 """
@@ -465,6 +468,53 @@ def test_concurrent_calls_from_threads():
     for t in threads:
         t.join()
     assert failures == []
+
+
+def test_the_call_path_is_the_one_bcast_extension_chooses():
+    """ctest runs these tests twice: on the compiled path (BCAST_EXTENSION
+    names the built extension) and on ctypes alone ("off")."""
+    from bcast import _call, _extension
+    choice = os.environ.get("BCAST_EXTENSION", "")
+    a = np.arange(4, dtype="f4")
+    bcast.add(a, a)
+    plan = bcast._plans.CACHE.get(_call.key(("add", "numpy", -1, None), (a, a), None))
+    if choice == "off":
+        assert _extension.fastcall is None and plan.runner is None
+        assert _call.execute.__module__ == "bcast._call"
+    elif choice:
+        assert os.path.samefile(_extension.fastcall.__file__, choice)
+        assert _call.execute is _extension.fastcall.execute
+        assert type(plan.runner).__name__ == "Runner"
+
+
+def test_calls_keep_no_references():
+    """Every way a call runs (a cached op function, an Op, a fused function;
+    with and without out=) leaves the reference counts of its arrays and
+    dtype as they were: the compiled path holds on to nothing."""
+    import gc
+    x, y, z = np.ones(16, "f4"), np.full(16, 2, "f4"), np.empty(16, "f4")
+    op = bcast.Op("add", "f4")
+    op.plan([x.shape, y.shape])
+    fused = bcast.fuse(lambda p, q: p * 3.0 + q)
+    calls = [lambda: bcast.add(x, y, out=z), lambda: bcast.add(x, y), lambda: op(x, y, out=z),
+             lambda: op(x, y), lambda: fused(x, y), lambda: fused(x, y, out=z)]
+    for call in calls:
+        call()
+        gc.collect()
+        before = [sys.getrefcount(v) for v in (x, y, z, x.dtype)]
+        for _ in range(100):
+            call()
+        gc.collect()
+        assert [sys.getrefcount(v) for v in (x, y, z, x.dtype)] == before
+    np.testing.assert_array_equal(fused(x, y), [5] * 16)
+
+
+def test_bcast_extension_naming_a_missing_file_is_an_error():
+    env = dict(os.environ, BCAST_EXTENSION="/nonexistent/_fastcall.so")
+    run = subprocess.run([sys.executable, "-c", "import bcast"], env=env, capture_output=True,
+                         text=True)
+    assert run.returncode != 0
+    assert "ImportError: bcast: cannot load BCAST_EXTENSION=/nonexistent/_fastcall.so" in run.stderr
 
 
 def test_library_lookup_honours_bcast_library():
