@@ -51,7 +51,7 @@ static void test_version(void) {
     char want[64];
     CHECK(bcast_version() == BCAST_VERSION_NUMBER);
     CHECK(bcast_version() / 10000u == BCAST_VERSION_MAJOR);
-    CHECK(BCAST_VERSION_NUMBER == 10300);
+    CHECK(BCAST_VERSION_NUMBER == 10400);
     sprintf(want, "%d.%d.%d", BCAST_VERSION_MAJOR, BCAST_VERSION_MINOR, BCAST_VERSION_PATCH);
     CHECK(bcast_version_string() != NULL);
     CHECK(bcast_version_string() != NULL && strcmp(bcast_version_string(), want) == 0);

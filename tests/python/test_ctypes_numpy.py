@@ -581,7 +581,7 @@ BROADCAST_PAIRS = [
 # Tests
 
 def test_basics():
-    check(bcast_version() == 10300, "bcast_version() == BCAST_VERSION_NUMBER (10300)")
+    check(bcast_version() == 10400, "bcast_version() == BCAST_VERSION_NUMBER (10400)")
     check(bcast_version_string() == b"1.4.0", "bcast_version_string")
     check(bcast_status_string(2) == b"BCAST_ERROR_INCOMPATIBLE_SHAPES", "status_string(2)")
     check(bcast_status_string(777) == b"BCAST_ERROR_UNKNOWN", "status_string(unknown)")
