@@ -42,6 +42,12 @@ public:
     // block's first element's index in its line (where patterns read). The
     // output streams (unfenced: run_range fences once) where `stream`.
     void run(char* const* ptr, std::size_t m, std::size_t phase, bool stream) const {
+        if (p_.quant_binary != nullptr) {  // in registers, reading in place
+            const Step& step = p_.steps[0];
+            p_.quant_binary(m, ptr[step.operands[0].index], ptr[step.operands[1].index],
+                            ptr[p_.num_reads], p_.quant_binary_params);
+            return;
+        }
         const void* leaf[kMaxInputs];
         for (std::size_t l = 0; l < p_.num_reads; ++l) {
             if (p_.leaf_period[l] > 0) {

@@ -30,11 +30,13 @@ struct IsaInfo {
     const OpKernels* (*own_kernels)(bcast_opcode, bcast_dtype);
     ChainFn (*chains)(bcast_dtype);
     QuantKernels (*quants)(bcast_dtype);
+    QuantBinaryKernels (*quant_binaries)(bcast_opcode, bcast_dtype);
 };
 
 #define BCAST_ISA_INFO(isa, arch)                                  \
     {Isa::isa, #isa, Arch::arch, built_isas::isa,                  \
-     [] { return cpu::cpu_features().isa; }, &isa::kernels, &isa::chains, &isa::quants},
+     [] { return cpu::cpu_features().isa; }, &isa::kernels, &isa::chains, &isa::quants, \
+     &isa::quant_binaries},
 constexpr IsaInfo kSimdIsas[] = {BCAST_SIMD_ISAS(BCAST_ISA_INFO)};
 #undef BCAST_ISA_INFO
 
@@ -213,6 +215,11 @@ QuantSelection select_quant_kernels(bcast_dtype dtype) {
         s.isa = isa_name(isa);
     }
     return s;
+}
+
+QuantBinaryKernels select_quant_binary(bcast_opcode kernel_op, bcast_dtype dtype) {
+    const IsaInfo* info = simd_info(active_isa());
+    return info ? info->quant_binaries(kernel_op, dtype) : QuantBinaryKernels{};
 }
 
 QuantKernels isa_quant_kernels(const char* name, bcast_dtype dtype) {

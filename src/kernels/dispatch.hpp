@@ -29,6 +29,10 @@ struct QuantSelection {
 };
 QuantSelection select_quant_kernels(bcast_dtype dtype);
 
+// The active ISA's register kernels of a quantized binary op (u8/i8), or
+// none (the portable table has none: such lines run through f32 slots).
+QuantBinaryKernels select_quant_binary(bcast_opcode kernel_op, bcast_dtype dtype);
+
 // Name of the ISA new plans use ("scalar", "sse2", "avx2", "avx512", "neon").
 const char* active_isa_name();
 

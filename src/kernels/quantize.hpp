@@ -53,6 +53,20 @@ struct QuantKernels {
     QuantizeFn quantize = nullptr;
 };
 
+// A quantized binary op in registers, for a line whose operands are each
+// contiguous or one element (x_scalar / y_scalar, fixed per kernel) into a
+// contiguous output: out[i] = Q(DQ(x[i]) op DQ(y[i])), with the op's own f32
+// definition (kernels/ops), so exactly what dequantizing into f32, running
+// the f32 kernel and quantizing gives, in one pass.
+struct QuantBinaryParams {
+    QuantParams x, y, out;
+};
+using QuantBinaryFn = void (*)(std::size_t n, const void* x, const void* y, void* out,
+                               const QuantBinaryParams& p);
+struct QuantBinaryKernels {
+    QuantBinaryFn vv = nullptr, vs = nullptr, sv = nullptr;
+};
+
 // The portable kernels for u8 or i8; nullptr for any other dtype.
 const QuantKernels* portable_quant_kernels(bcast_dtype dtype);
 

@@ -66,7 +66,7 @@ std::string describe_json(const Expression& e, const FusedPlan* p) {
         s += quantization_json(q.data(), e.num_inputs(), e.output_quantization());
     }
     if (!p) return s + ",\"planned\":false}";
-    s += layout_json(*p) + ",\"kernel\":\"fused\",\"in_registers\":" + (p->chain ? "true" : "false") +
+    s += layout_json(*p) + ",\"kernel\":\"fused\",\"in_registers\":" + (p->chain || p->quant_binary ? "true" : "false") +
          ",\"elements_per_block\":" + std::to_string(p->block) +
          ",\"scratch_slots\":" + std::to_string(p->num_slots) + ",\"steps\":" + steps_json(*p) +
          ",\"streaming_stores\":" + (p->stream ? "true" : "false");

@@ -126,6 +126,7 @@ private:
         if (const Quantization* q = e_.input_quantization(input)) {
             p_.leaf_dequantize[l] = kernels::select_quant_kernels(q->dtype).kernels.dequantize;
             p_.leaf_quant[l] = quant_params(*q);
+            p_.leaf_quant_dtype[l] = q->dtype;
         }
         ++num_reads_;
         return Source{true, l};
@@ -381,6 +382,29 @@ void choose_chain(FusedPlan& p) {
     p.chain_links = chain;
 }
 
+// The register kernel of a quantized binary op: one step over two
+// quantized leaves of the output's dtype, each contiguous or constant along
+// the line (read in place), into a contiguous quantized output.
+void choose_quant_binary(FusedPlan& p) {
+    if (!p.quantize_out || p.num_steps != 1) return;
+    const Step& step = p.steps[0];
+    if (step.num_operands != 2 || step.call == Call::kScalar) return;
+    const Loop& inner = p.nest.loops[p.nest.num_loops - 1];
+    const bool single = inner.extent == 1;
+    if (!single && inner.stride[p.num_reads] != 1) return;
+    for (std::size_t j = 0; j < 2; ++j) {
+        const Source& src = step.operands[j];
+        if (!src.leaf) return;
+        const std::size_t l = src.index;
+        if (!p.leaf_dequantize[l] || p.leaf_period[l] > 0 || p.leaf_quant_dtype[l] != p.out_dtype) return;
+        if (!single && !p.leaf_scalar[l] && inner.stride[l] != 1) return;
+    }
+    const std::size_t x = step.operands[0].index, y = step.operands[1].index;
+    const kernels::QuantBinaryKernels k = kernels::select_quant_binary(step.kernel_op, p.out_dtype);
+    p.quant_binary = p.leaf_scalar[x] ? k.sv : p.leaf_scalar[y] ? k.vs : k.vv;
+    p.quant_binary_params = {p.leaf_quant[x], p.leaf_quant[y], p.out_quant};
+}
+
 // How the chain reads each leaf. Runs read in place come from memory (and
 // are prefetched) when the expression touches more than the split-stream
 // threshold (about half the last-level cache: p.stream_split): below it they
@@ -436,6 +460,7 @@ void plan_expression(const Expression& e, const Shape* inputs, const int64_t* co
         resolve_calls(p);
         choose_chain(p);
         set_chain_leaves(p);
+        choose_quant_binary(p);
     }
     // Each input and the output moved once, plus each step's work weighed
     // as the bytes a plain op of its result moves.

@@ -94,10 +94,16 @@ struct FusedPlan : Layout {
     // quantized leaf has one, constant ones too) as it is read.
     std::array<kernels::DequantizeFn, kMaxInputs> leaf_dequantize{};
     std::array<kernels::QuantParams, kMaxInputs> leaf_quant{};
+    std::array<bcast_dtype, kMaxInputs> leaf_quant_dtype{};
     // A quantized output: the last step writes a slot, which is quantized
     // into the output.
     kernels::QuantizeFn quantize_out = nullptr;
     kernels::QuantParams out_quant{};
+    // A quantized binary op over lines it reads in place (each operand
+    // contiguous or constant) runs in registers: dequantize, op, quantize
+    // in one kernel per block (kernels/quantize.hpp).
+    kernels::QuantBinaryFn quant_binary = nullptr;
+    kernels::QuantBinaryParams quant_binary_params{};
     std::array<Step, kMaxSteps> steps{};
     std::size_t num_steps = 0;  // the last one writes the output
 

@@ -29,6 +29,8 @@ namespace bcast::kernels {
     ChainFn chains(bcast_dtype dtype);                                         \
     QuantKernels quant_kernels(bcast_dtype dtype);                             \
     QuantKernels quants(bcast_dtype dtype);                                    \
+    QuantBinaryKernels quant_binary_kernels(bcast_opcode kernel_op, bcast_dtype dtype); \
+    QuantBinaryKernels quant_binaries(bcast_opcode kernel_op, bcast_dtype dtype);       \
     }
 BCAST_SIMD_ISAS(BCAST_DECLARE_ISA)
 #undef BCAST_DECLARE_ISA

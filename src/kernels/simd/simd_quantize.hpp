@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace bcast::kernels::BCAST_KERNEL_ISA::simd {
 namespace {
@@ -75,6 +76,68 @@ void quantize(std::size_t n, const float* v, void* q, std::ptrdiff_t stride, con
     }
     for (; i < n; ++i) {
         out[static_cast<std::ptrdiff_t>(i) * stride] = static_cast<Q>(quantize_one(v[i], p));
+    }
+}
+
+// One step of quant_binary: F::size lanes of x and y (or their constants
+// xc / yc) into out.
+template <class Isa, class Q, class Op, bool XScalar, bool YScalar>
+struct QuantBinaryStep {
+    using A = typename Isa::arch;
+    using F = xsimd::batch<float, A>;
+    using I = xsimd::batch<int32_t, A>;
+
+    explicit QuantBinaryStep(const QuantBinaryParams& p, const Q* x, const Q* y)
+        : xs(p.x.scale), ys(p.y.scale), os(p.out.scale), lo(p.out.lo), hi(p.out.hi),
+          xz(p.x.zero_point), yz(p.y.zero_point), oz(p.out.zero_point),
+          xc(XScalar ? dequantize_one(*x, p.x) : 0.0f), yc(YScalar ? dequantize_one(*y, p.y) : 0.0f) {}
+
+    void operator()(const Q* x, const Q* y, Q* out) const {
+        const F a = XScalar ? xc : xsimd::batch_cast<float>(ByteLanes<A>::widen(x) - xz) * xs;
+        const F b = YScalar ? yc : xsimd::batch_cast<float>(ByteLanes<A>::widen(y) - yz) * ys;
+        F q = Op::apply(a, b) / os;
+        q = xsimd::select(q >= lo, q, lo);
+        q = xsimd::select(q <= hi, q, hi);
+        ByteLanes<A>::narrow(out, xsimd::nearbyint_as_int(q) + oz);
+    }
+
+    F xs, ys, os, lo, hi;
+    I xz, yz, oz;
+    F xc, yc;
+};
+
+template <class Isa, class Q, class Op, bool XScalar, bool YScalar>
+void quant_binary(std::size_t n, const void* xp, const void* yp, void* outp,
+                  const QuantBinaryParams& p) {
+    using Step = QuantBinaryStep<Isa, Q, Op, XScalar, YScalar>;
+    constexpr std::size_t kLanes = Step::F::size;
+    const auto* x = static_cast<const Q*>(xp);
+    const auto* y = static_cast<const Q*>(yp);
+    auto* out = static_cast<Q*>(outp);
+    const Step step(p, x, y);
+    std::size_t i = 0;
+    for (; i + kLanes <= n; i += kLanes) step(XScalar ? x : x + i, YScalar ? y : y + i, out + i);
+    if (i == n) return;
+    // The tail as one more step on copies (the same lanes, no scalar path).
+    Q xt[kLanes] = {}, yt[kLanes] = {}, ot[kLanes];
+    if (!XScalar) std::memcpy(xt, x + i, n - i);
+    if (!YScalar) std::memcpy(yt, y + i, n - i);
+    step(XScalar ? x : xt, YScalar ? y : yt, ot);
+    std::memcpy(out + i, ot, n - i);
+}
+
+template <class Isa, class Op>
+QuantBinaryKernels quant_binary_kernels(bcast_dtype dtype) {
+    switch (dtype) {
+        case BCAST_DTYPE_U8:
+            return {&quant_binary<Isa, uint8_t, Op, false, false>,
+                    &quant_binary<Isa, uint8_t, Op, false, true>,
+                    &quant_binary<Isa, uint8_t, Op, true, false>};
+        case BCAST_DTYPE_I8:
+            return {&quant_binary<Isa, int8_t, Op, false, false>,
+                    &quant_binary<Isa, int8_t, Op, false, true>,
+                    &quant_binary<Isa, int8_t, Op, true, false>};
+        default: return {};
     }
 }
 
