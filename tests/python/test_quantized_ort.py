@@ -1,0 +1,110 @@
+"""bcast's quantized ADD, SUB, MUL against ONNX Runtime's QDQ graph (pytest).
+
+The oracle is ONNX Runtime itself (npm onnxruntime-node, run by node): the model
+DequantizeLinear(a), DequantizeLinear(b) -> Add/Sub/Mul -> QuantizeLinear with
+graph optimisations disabled, so that ORT runs its DQ and Q kernels one by one
+(enabled, it would fuse them into QLinearAdd / QLinearMul, a float
+approximation that bench/ort_quantized.py counts the disagreements of).
+quantization-notes.md section 2: ORT's Q kernel divides by the scale, clamps in
+float before rounding half to even, so huge quotients and infinities saturate
+as bcast's do; no input is excluded here (the parameter sets give no NaN).
+
+Skipped, saying why, where node, onnxruntime-node (tools/ort/ort_models.py says
+how to install it and BCAST_ORT_NODE_MODULES) or python3-onnx is missing.
+"""
+import os
+import sys
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "ort"))
+import bcast_quantized  # noqa: E402
+import ort_models  # noqa: E402
+
+pytest.importorskip("onnx", reason="python3-onnx is not installed: no ONNX models to give ORT")
+NODE_MODULES, WHY_NOT = ort_models.find_node_modules()
+if NODE_MODULES is None:
+    pytest.skip("ONNX Runtime comparison skipped: " + WHY_NOT, allow_module_level=True)
+
+OPS = ["ADD", "SUB", "MUL"]
+DTYPES = ["u8", "i8"]
+
+
+@pytest.fixture(scope="module")
+def lib():
+    path = os.environ.get("BCAST_LIBRARY")
+    if not path:
+        pytest.skip("BCAST_LIBRARY is not set")
+    return bcast_quantized.load(path)
+
+
+def special_sets(dtype):
+    """Exact ties (0.5, 1.5, -0.5, 2.5 around the zero point), zero points on the
+    range's ends, and a ratio of 2^30 whose quotients pass 2^31 (saturate)."""
+    lo, hi = ort_models.RANGE[dtype]
+    mid = 128 if dtype == "u8" else 0
+    return [
+        ((2.0 ** -4, mid), (2.0 ** -4, mid), (2.0 ** -3, mid)),
+        ((0.75, lo), (0.75, hi), (1.0, hi)),
+        ((2.0 ** 10, mid + 3), (2.0 ** -25, lo), (2.0 ** -20, mid - 5)),
+    ]
+
+
+def param_sets(dtype, seed):
+    return special_sets(dtype) + ort_models.random_param_sets(np.random.default_rng(seed), dtype, 8)
+
+
+def ort_qdq(jobs_args, profile=False):
+    """ORT's QDQ outputs (optimisations disabled) for [(op, dtype, sets, a, b)], one session each."""
+    jobs = [dict(model=ort_models.qdq_model(op, dtype, sets, a.shape, b.shape), a=a, b=b,
+                 outputs=len(sets), optimize=False, profile=profile)
+            for op, dtype, sets, a, b in jobs_args]
+    return ort_models.run_models(NODE_MODULES, jobs)
+
+
+def assert_equal(got, want, a, b, what):
+    bad = np.argwhere(got != want)
+    if bad.size:
+        ga, gb = np.broadcast_arrays(a, b)
+        first = [(int(ga[tuple(i)]), int(gb[tuple(i)]), int(got[tuple(i)]), int(want[tuple(i)]))
+                 for i in bad[:5]]
+        pytest.fail("%s: %d of %d outputs differ from ORT's QDQ graph; (a, b, bcast, ORT): %s"
+                    % (what, len(bad), got.size, first))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("op", OPS)
+def test_all_byte_pairs_match_ort_qdq(lib, op, dtype):
+    a, b = ort_models.all_pairs(dtype)
+    sets = param_sets(dtype, seed=37 + OPS.index(op) * 2 + DTYPES.index(dtype))
+    (outs, trace), = ort_qdq([(op, dtype, sets, a, b)], profile=True)
+    # The oracle really ran node by node: DQ and Q kernels, no fused QLinear op.
+    ran = set(ort_models.kernel_times_us(trace))
+    assert ran == {"DequantizeLinear", ort_models.ONNX_OP[op], "QuantizeLinear"}, ran
+    for params, want in zip(sets, outs):
+        got = bcast_quantized.QuantizedOp(lib, op, dtype, params[:2], params[2])(a, b)
+        assert_equal(got, want, a, b, "%s %s %s" % (op, dtype, params))
+
+
+# Broadcasting shapes beyond the all-pairs grid: a trailing row, two-sided,
+# a scalar on either side, NCHW per-channel, equal shapes.
+SHAPES = [((2, 3, 4, 5), (5,)), ((8, 1, 6), (1, 7, 1)), ((), (3, 4)), ((3, 4), ()),
+          ((2, 4, 3, 3), (1, 4, 1, 1)), ((33,), (33,))]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_broadcast_shapes_match_ort_qdq(lib, dtype):
+    rng = np.random.default_rng(7 + DTYPES.index(dtype))
+    lo, hi = ort_models.RANGE[dtype]
+    cases = []
+    for op in OPS:
+        for a_shape, b_shape in SHAPES:
+            a = rng.integers(lo, hi + 1, size=a_shape).astype(ort_models.DTYPES[dtype])
+            b = rng.integers(lo, hi + 1, size=b_shape).astype(ort_models.DTYPES[dtype])
+            cases.append((op, dtype, ort_models.random_param_sets(rng, dtype, 2), a, b))
+    for (op, _, sets, a, b), (outs, _) in zip(cases, ort_qdq(cases)):
+        for params, want in zip(sets, outs):
+            got = bcast_quantized.QuantizedOp(lib, op, dtype, params[:2], params[2])(a, b)
+            assert got.shape == want.shape
+            assert_equal(got, want, a, b, "%s %s %s+%s %s" % (op, dtype, a.shape, b.shape, params))
