@@ -197,3 +197,8 @@ def all_pairs(dtype):
     lo, hi = RANGE[dtype]
     v = np.arange(lo, hi + 1).astype(DTYPES[dtype])
     return v.reshape(256, 1), v.reshape(1, 256)
+
+
+def ort_version(node_modules):
+    with open(os.path.join(node_modules, "onnxruntime-node", "package.json")) as f:
+        return json.load(f)["version"]
