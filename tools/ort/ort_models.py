@@ -65,19 +65,25 @@ def _helpers():
     return onnx, helper, TensorProto, elem
 
 
-def _params(helper, TensorProto, elem, dtype, prefix, scale, zp):
-    return [helper.make_tensor(prefix + "_scale", TensorProto.FLOAT, [], [float(np.float32(scale))]),
-            helper.make_tensor(prefix + "_zp", elem[dtype], [], [int(zp)])]
-
-
-def _model(nodes, inits, dtype, a_shape, b_shape, n, domains):
+def _model(dtype, param_sets, a_shape, b_shape, group_nodes, domains):
+    """The model over inputs a, b: per parameter set k ((sa, za), (sb, zb), (sy, zy)),
+    initializers {a,b,y}k_scale and {a,b,y}k_zp and the nodes group_nodes(helper, k)
+    that compute output yk."""
     onnx, helper, TensorProto, elem = _helpers()
+    nodes, inits = [], []
+    for k, params in enumerate(param_sets):
+        for name, (scale, zp) in zip(("a%d" % k, "b%d" % k, "y%d" % k), params):
+            inits += [helper.make_tensor(name + "_scale", TensorProto.FLOAT, [],
+                                         [float(np.float32(scale))]),
+                      helper.make_tensor(name + "_zp", elem[dtype], [], [int(zp)])]
+        nodes += group_nodes(helper, k)
     y_shape = list(np.broadcast_shapes(tuple(a_shape), tuple(b_shape)))
     graph = helper.make_graph(
         nodes, "bcast_quantized",
         [helper.make_tensor_value_info("a", elem[dtype], list(a_shape)),
          helper.make_tensor_value_info("b", elem[dtype], list(b_shape))],
-        [helper.make_tensor_value_info("y%d" % k, elem[dtype], y_shape) for k in range(n)],
+        [helper.make_tensor_value_info("y%d" % k, elem[dtype], y_shape)
+         for k in range(len(param_sets))],
         initializer=inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid(d, v) for d, v in domains],
                               producer_name="bcast")
@@ -87,35 +93,26 @@ def _model(nodes, inits, dtype, a_shape, b_shape, n, domains):
 
 
 def qdq_model(op, dtype, param_sets, a_shape, b_shape):
-    """DQ, DQ -> op -> Q per parameter set ((sa, za), (sb, zb), (sy, zy)); outputs y0.. in order."""
-    _, helper, TensorProto, elem = _helpers()
-    nodes, inits = [], []
-    for k, ((sa, za), (sb, zb), (sy, zy)) in enumerate(param_sets):
-        for name, s, z in (("a%d" % k, sa, za), ("b%d" % k, sb, zb), ("y%d" % k, sy, zy)):
-            inits += _params(helper, TensorProto, elem, dtype, name, s, z)
-        nodes += [
+    """DQ, DQ -> op -> Q per parameter set; outputs y0.. in order."""
+    def group(helper, k):
+        return [
             helper.make_node("DequantizeLinear", ["a", "a%d_scale" % k, "a%d_zp" % k], ["da%d" % k]),
             helper.make_node("DequantizeLinear", ["b", "b%d_scale" % k, "b%d_zp" % k], ["db%d" % k]),
             helper.make_node(ONNX_OP[op], ["da%d" % k, "db%d" % k], ["v%d" % k]),
             helper.make_node("QuantizeLinear", ["v%d" % k, "y%d_scale" % k, "y%d_zp" % k], ["y%d" % k]),
         ]
-    return _model(nodes, inits, dtype, a_shape, b_shape, len(param_sets), [("", OPSET)])
+    return _model(dtype, param_sets, a_shape, b_shape, group, [("", OPSET)])
 
 
 def qlinear_model(op, dtype, param_sets, a_shape, b_shape):
     """com.microsoft QLinearAdd / QLinearMul per parameter set; outputs y0.. in order."""
-    _, helper, TensorProto, elem = _helpers()
-    nodes, inits = [], []
-    for k, ((sa, za), (sb, zb), (sy, zy)) in enumerate(param_sets):
-        for name, s, z in (("a%d" % k, sa, za), ("b%d" % k, sb, zb), ("y%d" % k, sy, zy)):
-            inits += _params(helper, TensorProto, elem, dtype, name, s, z)
-        nodes.append(helper.make_node(
+    def group(helper, k):
+        return [helper.make_node(
             QLINEAR_OP[op],
             ["a", "a%d_scale" % k, "a%d_zp" % k, "b", "b%d_scale" % k, "b%d_zp" % k,
              "y%d_scale" % k, "y%d_zp" % k],
-            ["y%d" % k], domain="com.microsoft"))
-    return _model(nodes, inits, dtype, a_shape, b_shape, len(param_sets),
-                  [("", OPSET), ("com.microsoft", 1)])
+            ["y%d" % k], domain="com.microsoft")]
+    return _model(dtype, param_sets, a_shape, b_shape, group, [("", OPSET), ("com.microsoft", 1)])
 
 
 def run_models(node_modules, jobs, threads=1):
