@@ -16,7 +16,8 @@ Usage:
      * bcast's quantized op.
 2. The benchmark: ADD on the issue's bench cases, u8 and i8, one thread: ORT's
    QLinearAdd kernel time from its profiler (enableProfiling; the trace's
-   QLinearAdd kernel durations, best of R runs) next to bcast_op_execute through
+   QLinearAdd kernel durations, best of R runs; the best session.run() wall time,
+   feeds to outputs, beside it) next to bcast_op_execute through
    ctypes on 64-byte aligned numpy buffers (best of R runs, after one warm-up).
    ORT's inputs are the node Buffers its runner read the bytes into; its output
    is ORT's own allocation. Both sides' results are compared too.
@@ -91,7 +92,7 @@ def count_disagreements(lib, node_modules, n_sets, seed):
                         dict(model=ort_models.qlinear_model(op, dtype, chunk, *shape), optimize=False)]
                 for job in jobs:
                     job.update(a=a, b=b, outputs=len(chunk))
-                (ref, _), (opt, trace), (contrib, _) = ort_models.run_models(node_modules, jobs)
+                (ref, _, _), (opt, trace, _), (contrib, _, _) = ort_models.run_models(node_modules, jobs)
                 fused |= set(ort_models.kernel_times_us(trace))
                 for k, params in enumerate(chunk):
                     huge = np.abs(exact_quotients(op, dtype, params, a, b)) >= 2.0 ** 31
@@ -131,8 +132,9 @@ def aligned_empty(shape, dtype, align=64):
 
 def bench(lib, node_modules, runs, seed):
     print("## ADD, one thread: ORT QLinearAdd (profiler kernel time) and bcast (ctypes)\n")
-    print("| case | dtype | ORT QLinearAdd | bcast | ORT / bcast | bcast ns/element | outputs differing |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print("| case | dtype | ORT QLinearAdd kernel | ORT run() wall | bcast | ORT kernel / bcast "
+          "| bcast ns/element | outputs differing |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     rng = np.random.default_rng(seed)
     for dtype in ("u8", "i8"):
         lo, hi = ort_models.RANGE[dtype]
@@ -145,7 +147,7 @@ def bench(lib, node_modules, runs, seed):
             b[...] = rng.integers(lo, hi + 1, size=b_shape)
             job = dict(model=ort_models.qlinear_model("ADD", dtype, [params], a_shape, b_shape),
                        a=a, b=b, outputs=1, runs=runs, profile=True)
-            (ort_out,), trace = ort_models.run_models(node_modules, [job])[0]
+            (ort_out,), trace, run_ms = ort_models.run_models(node_modules, [job])[0]
             ort_us = min(ort_models.kernel_times_us(trace)["QLinearAdd"])
             op = bcast_quantized.QuantizedOp(lib, "ADD", dtype, params[:2], params[2])
             out = aligned_empty(ort_out.shape, a.dtype)
@@ -156,8 +158,8 @@ def bench(lib, node_modules, runs, seed):
                 op.execute(a, b, out)
                 best = min(best, time.perf_counter() - t0)
             differ = int(np.count_nonzero(out != ort_out))
-            print("| %s | %s | %.3f ms | %.3f ms | %.2f | %.3f | %d |" % (
-                label, dtype, ort_us / 1e3, best * 1e3, ort_us / 1e6 / best,
+            print("| %s | %s | %.3f ms | %.3f ms | %.3f ms | %.2f | %.3f | %d |" % (
+                label, dtype, ort_us / 1e3, run_ms, best * 1e3, ort_us / 1e6 / best,
                 best * 1e9 / out.size, differ))
             del a, b, out, ort_out
     print()
@@ -180,6 +182,8 @@ def main():
     print("# bcast quantized vs ONNX Runtime\n")
     print("- date: %s" % datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"))
     print("- machine: %s" % machine())
+    with open("/proc/loadavg") as f:
+        print("- load average at the start: %s" % " ".join(f.read().split()[:3]))
     print("- onnxruntime-node %s (CPU provider, intra-op threads 1); bcast ISA %s"
           % (ort_models.ort_version(node_modules), lib.bcast_isa().decode()))
     print()

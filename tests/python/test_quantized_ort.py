@@ -78,7 +78,7 @@ def assert_equal(got, want, a, b, what):
 def test_all_byte_pairs_match_ort_qdq(lib, op, dtype):
     a, b = ort_models.all_pairs(dtype)
     sets = param_sets(dtype, seed=37 + OPS.index(op) * 2 + DTYPES.index(dtype))
-    (outs, trace), = ort_qdq([(op, dtype, sets, a, b)], profile=True)
+    (outs, trace, _), = ort_qdq([(op, dtype, sets, a, b)], profile=True)
     # The oracle really ran node by node: DQ and Q kernels, no fused QLinear op.
     ran = set(ort_models.kernel_times_us(trace))
     assert ran == {"DequantizeLinear", ort_models.ONNX_OP[op], "QuantizeLinear"}, ran
@@ -103,7 +103,7 @@ def test_broadcast_shapes_match_ort_qdq(lib, dtype):
             a = rng.integers(lo, hi + 1, size=a_shape).astype(ort_models.DTYPES[dtype])
             b = rng.integers(lo, hi + 1, size=b_shape).astype(ort_models.DTYPES[dtype])
             cases.append((op, dtype, ort_models.random_param_sets(rng, dtype, 2), a, b))
-    for (op, _, sets, a, b), (outs, _) in zip(cases, ort_qdq(cases)):
+    for (op, _, sets, a, b), (outs, _, _) in zip(cases, ort_qdq(cases)):
         for params, want in zip(sets, outs):
             got = bcast_quantized.QuantizedOp(lib, op, dtype, params[:2], params[2])(a, b)
             assert got.shape == want.shape

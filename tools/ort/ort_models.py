@@ -118,7 +118,7 @@ def qlinear_model(op, dtype, param_sets, a_shape, b_shape):
 def run_models(node_modules, jobs, threads=1):
     """Runs each job dict(model=bytes, a=array, b=array, outputs=n, optimize=bool,
     runs=1, profile=False) in one node process. Returns, per job, (list of its n
-    output arrays, the parsed profile trace or None)."""
+    output arrays, the parsed profile trace or None, the shortest run() wall time in ms)."""
     with tempfile.TemporaryDirectory(prefix="bcast-ort-") as tmp:
         specs, shapes = [], []
         for j, job in enumerate(jobs):
@@ -157,7 +157,7 @@ def run_models(node_modules, jobs, threads=1):
             if info["profile"]:
                 with open(info["profile"]) as f:
                     trace = json.load(f)
-            results.append((outs, trace))
+            results.append((outs, trace, info["best_run_ms"]))
         return results
 
 
