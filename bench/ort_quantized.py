@@ -46,16 +46,16 @@ CHUNK = 50  # parameter sets per ORT session (one node group each)
 
 
 def machine():
-    name = platform.processor() or "?"
-    flags = set()
+    info = {}
     with open("/proc/cpuinfo") as f:
         for line in f:
-            if line.startswith("model name"):
-                name = line.split(":", 1)[1].strip()
-            elif line.startswith("flags"):
-                flags = set(line.split(":", 1)[1].split())
+            key, _, value = line.partition(":")
+            info.setdefault(key.strip(), value.strip())
+    flags = set(info.get("flags", "").split())
     isa = [f for f in ("avx2", "fma", "avx512f", "avx512bw", "avx512vbmi") if f in flags]
-    return "%s (%s), %d CPUs" % (name, " ".join(isa), os.cpu_count())
+    return "%s, family %s model %s (%s), %d CPUs" % (
+        info.get("model name", platform.processor() or "?"), info.get("cpu family", "?"),
+        info.get("model", "?"), " ".join(isa), os.cpu_count())
 
 
 def exact_quotients(op, dtype, params, a, b):
