@@ -7,7 +7,8 @@ graph optimisations disabled, so that ORT runs its DQ and Q kernels one by one
 approximation that bench/ort_quantized.py counts the disagreements of).
 quantization-notes.md section 2: ORT's Q kernel divides by the scale, clamps in
 float before rounding half to even, so huge quotients and infinities saturate
-as bcast's do; no input is excluded here (the parameter sets give no NaN).
+as bcast's do, and NaN lands on the dtype's minimum, bcast's documented choice:
+no input is excluded here.
 
 Skipped, saying why, where node, onnxruntime-node (tools/ort/ort_models.py says
 how to install it and BCAST_ORT_NODE_MODULES) or python3-onnx is missing.
@@ -41,13 +42,16 @@ def lib():
 
 def special_sets(dtype):
     """Exact ties (0.5, 1.5, -0.5, 2.5 around the zero point), zero points on the
-    range's ends, and a ratio of 2^30 whose quotients pass 2^31 (saturate)."""
+    range's ends, a ratio of 2^30 whose quotients pass 2^31 (saturate), and scales
+    near FLT_MAX: DQ gives +-inf (saturate) and ADD's inf - inf gives NaN (the
+    dtype's minimum in both: ORT's Q kernel clamps before rounding)."""
     lo, hi = ort_models.RANGE[dtype]
     mid = 128 if dtype == "u8" else 0
     return [
         ((2.0 ** -4, mid), (2.0 ** -4, mid), (2.0 ** -3, mid)),
         ((0.75, lo), (0.75, hi), (1.0, hi)),
         ((2.0 ** 10, mid + 3), (2.0 ** -25, lo), (2.0 ** -20, mid - 5)),
+        ((3.0e38, mid), (3.0e38, mid + 1), (1.0, mid)),
     ]
 
 
