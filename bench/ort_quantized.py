@@ -17,8 +17,9 @@ Usage:
 2. The benchmark: ADD on the issue's bench cases, u8 and i8, one thread: ORT's
    QLinearAdd kernel time from its profiler (enableProfiling; the trace's
    QLinearAdd kernel durations, best of R runs; the best session.run() wall time,
-   feeds to outputs, beside it) next to bcast_op_execute through
-   ctypes on 64-byte aligned numpy buffers (best of R runs, after one warm-up).
+   feeds to outputs, beside it) next to bcast.qlinear (the Python package, its
+   plan cached) into a preallocated output, all three arrays 64-byte aligned
+   numpy buffers (best of R runs, after one warm-up).
    ORT's inputs are the node Buffers its runner read the bytes into; its output
    is ORT's own allocation. Both sides' results are compared too.
 Exits 1 where bcast differs from ORT's QDQ graph; prints "skipped" and exits 0
@@ -33,8 +34,8 @@ import time
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools", "ort"))
-import bcast_quantized  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tools", "ort"))
 import ort_models  # noqa: E402
 
 M = 1024 * 1024
@@ -67,7 +68,7 @@ def exact_quotients(op, dtype, params, a, b):
     return (da + db if op == "ADD" else da * db) / sy
 
 
-def count_disagreements(lib, node_modules, n_sets, seed):
+def count_disagreements(bcast, node_modules, n_sets, seed):
     print("## Disagreements with ORT's QDQ graph (optimisations disabled), all 65,536 pairs\n")
     print("Cells: outputs one step off + further off + off where |exact quotient| >= 2^31 "
           "(sets with any).\n")
@@ -96,7 +97,8 @@ def count_disagreements(lib, node_modules, n_sets, seed):
                 fused |= set(ort_models.kernel_times_us(trace))
                 for k, params in enumerate(chunk):
                     huge = np.abs(exact_quotients(op, dtype, params, a, b)) >= 2.0 ** 31
-                    mine = bcast_quantized.QuantizedOp(lib, op, dtype, params[:2], params[2])(a, b)
+                    (sa, za), (sb, zb), (sy, zy) = params
+                    mine = bcast.qlinear(op.lower(), a, b, sa, za, sb, zb, sy, zy)
                     opt_vs_contrib += int(np.count_nonzero(opt[k] != contrib[k]))
                     for name, got in (("opt", opt[k]), ("contrib", contrib[k]), ("bcast", mine)):
                         step = np.abs(got.astype(np.int32) - ref[k].astype(np.int32))
@@ -130,8 +132,8 @@ def aligned_empty(shape, dtype, align=64):
     return raw[off:off + n].view(dtype).reshape(shape)
 
 
-def bench(lib, node_modules, runs, seed):
-    print("## ADD, one thread: ORT QLinearAdd (profiler kernel time) and bcast (ctypes)\n")
+def bench(bcast, node_modules, runs, seed):
+    print("## ADD, one thread: ORT QLinearAdd (profiler kernel time) and bcast.qlinear\n")
     print("| case | dtype | ORT QLinearAdd kernel | ORT run() wall | bcast | ORT kernel / bcast "
           "| bcast ns/element | outputs differing |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
@@ -149,13 +151,13 @@ def bench(lib, node_modules, runs, seed):
                        a=a, b=b, outputs=1, runs=runs, profile=True)
             (ort_out,), trace, run_ms = ort_models.run_models(node_modules, [job])[0]
             ort_us = min(ort_models.kernel_times_us(trace)["QLinearAdd"])
-            op = bcast_quantized.QuantizedOp(lib, "ADD", dtype, params[:2], params[2])
+            args = [x for p in params for x in p]  # QLinearAdd's order: sa, za, sb, zb, sy, zy
             out = aligned_empty(ort_out.shape, a.dtype)
-            op.execute(a, b, out)  # plans, warms up
+            bcast.qlinear("add", a, b, *args, out=out, threads=1)  # plans (cached), warms up
             best = float("inf")
             for _ in range(runs):
                 t0 = time.perf_counter()
-                op.execute(a, b, out)
+                bcast.qlinear("add", a, b, *args, out=out, threads=1)
                 best = min(best, time.perf_counter() - t0)
             differ = int(np.count_nonzero(out != ort_out))
             print("| %s | %s | %.3f ms | %.3f ms | %.3f ms | %.2f | %.3f | %d |" % (
@@ -178,20 +180,22 @@ def main():
     if node_modules is None:
         print("ort_quantized: skipped: " + why)
         return 0
-    lib = bcast_quantized.load(args.library)
+    os.environ["BCAST_LIBRARY"] = os.path.abspath(args.library)
+    sys.path.insert(0, os.path.join(HERE, "..", "python"))
+    import bcast
     print("# bcast quantized vs ONNX Runtime\n")
     print("- date: %s" % datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"))
     print("- machine: %s" % machine())
     with open("/proc/loadavg") as f:
         print("- load average at the start: %s" % " ".join(f.read().split()[:3]))
     print("- onnxruntime-node %s (CPU provider, intra-op threads 1); bcast ISA %s"
-          % (ort_models.ort_version(node_modules), lib.bcast_isa().decode()))
+          % (ort_models.ort_version(node_modules), bcast.isa()))
     print()
     bcast_off = 0
     if not args.no_count:
-        bcast_off = count_disagreements(lib, node_modules, args.sets, args.seed)
+        bcast_off = count_disagreements(bcast, node_modules, args.sets, args.seed)
     if not args.no_bench:
-        bench(lib, node_modules, args.runs, args.seed)
+        bench(bcast, node_modules, args.runs, args.seed)
     if bcast_off:
         print("ort_quantized: FAILED: bcast differs from ORT's QDQ graph on %d outputs" % bcast_off)
         return 1
