@@ -6,8 +6,9 @@ Usage:
       BUILD/capi/libbcast.so.1 [--sets N] [--seed S] [--runs R] [--no-count] [--no-bench]
 
 1. The disagreement count (issue 37, item 8): for N random parameter sets per
-   dtype (u8, i8) and op (ADD, MUL), quantization-notes.md section 6 (log-uniform
-   ratios 2^-20..2^20, zero points with the range's ends forced every fourth set)
+   dtype (u8, i8) and op (ADD, MUL), drawn by tests/python/qdq_oracle.py as
+   quantization-notes.md section 6 asks (log-uniform ratios 2^-20..2^20, zero
+   points uniform, both ends forced in two of every four sets)
    and all 65,536 byte pairs, the outputs where each of these differs from ORT's
    own QDQ graph run with graph optimisations disabled (the reference):
      * ORT, the same QDQ graph with optimisations enabled (ORT fuses each group
@@ -36,7 +37,9 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tools", "ort"))
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "python"))
 import ort_models  # noqa: E402
+from qdq_oracle import NP_DT, RANGE, all_pairs, random_params  # noqa: E402
 
 M = 1024 * 1024
 BENCH_CASES = [("(16M)+(16M)", (16 * M,), (16 * M,)),
@@ -78,10 +81,10 @@ def count_disagreements(bcast, node_modules, n_sets, seed):
     opt_vs_contrib = 0
     bcast_off = 0
     for dtype in ("u8", "i8"):
-        a, b = ort_models.all_pairs(dtype)
+        a, b = all_pairs(dtype)
         for op in ("ADD", "MUL"):
             rng = np.random.default_rng([seed, ("u8", "i8").index(dtype), ("ADD", "MUL").index(op)])
-            sets = ort_models.random_param_sets(rng, dtype, n_sets)
+            sets = random_params(rng, dtype, n_sets)
             diff = {name: [0, 0, 0, 0] for name in ("opt", "contrib", "bcast")}
             fused = set()
             for start in range(0, n_sets, CHUNK):
@@ -139,12 +142,12 @@ def bench(bcast, node_modules, runs, seed):
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     rng = np.random.default_rng(seed)
     for dtype in ("u8", "i8"):
-        lo, hi = ort_models.RANGE[dtype]
+        lo, hi = RANGE[dtype]
         mid = (lo + hi + 1) // 2
         params = ((0.02, mid + 3), (0.03, mid - 7), (0.05, mid + 1))
         for label, a_shape, b_shape in BENCH_CASES:
-            a, b = aligned_empty(a_shape, np.dtype(ort_models.DTYPES[dtype])), \
-                aligned_empty(b_shape, np.dtype(ort_models.DTYPES[dtype]))
+            a, b = aligned_empty(a_shape, np.dtype(NP_DT[dtype])), \
+                aligned_empty(b_shape, np.dtype(NP_DT[dtype]))
             a[...] = rng.integers(lo, hi + 1, size=a_shape)
             b[...] = rng.integers(lo, hi + 1, size=b_shape)
             job = dict(model=ort_models.qlinear_model("ADD", dtype, [params], a_shape, b_shape),

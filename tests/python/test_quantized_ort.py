@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 import bcast
+from qdq_oracle import NP_DT, RANGE, SPECIAL, all_pairs, random_params, shift_params
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "ort"))
 import ort_models  # noqa: E402
@@ -39,23 +40,12 @@ def qlinear(op, a, b, params):
     return bcast.qlinear(op.lower(), a, b, sa, za, sb, zb, sy, zy)
 
 
-def special_sets(dtype):
-    """Exact ties (0.5, 1.5, -0.5, 2.5 around the zero point), zero points on the
-    range's ends, a ratio of 2^30 whose quotients pass 2^31 (saturate), and scales
-    near FLT_MAX: DQ gives +-inf (saturate) and ADD's inf - inf gives NaN (the
-    dtype's minimum in both: ORT's Q kernel clamps before rounding)."""
-    lo, hi = ort_models.RANGE[dtype]
-    mid = 128 if dtype == "u8" else 0
-    return [
-        ((2.0 ** -4, mid), (2.0 ** -4, mid), (2.0 ** -3, mid)),
-        ((0.75, lo), (0.75, hi), (1.0, hi)),
-        ((2.0 ** 10, mid + 3), (2.0 ** -25, lo), (2.0 ** -20, mid - 5)),
-        ((3.0e38, mid), (3.0e38, mid + 1), (1.0, mid)),
-    ]
-
-
 def param_sets(dtype, seed):
-    return special_sets(dtype) + ort_models.random_param_sets(np.random.default_rng(seed), dtype, 8)
+    """qdq_oracle's special sets (exact ties, quotients beyond int32, all-zero
+    results, +-inf and inf - inf = NaN from scales near FLT_MAX, the extreme normal
+    scales) and 8 random ones."""
+    return ([shift_params(s, dtype) for s in SPECIAL]
+            + random_params(np.random.default_rng(seed), dtype, 8))
 
 
 def ort_qdq(jobs_args, profile=False):
@@ -79,7 +69,7 @@ def assert_equal(got, want, a, b, what):
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("op", OPS)
 def test_all_byte_pairs_match_ort_qdq(op, dtype):
-    a, b = ort_models.all_pairs(dtype)
+    a, b = all_pairs(dtype)
     sets = param_sets(dtype, seed=37 + OPS.index(op) * 2 + DTYPES.index(dtype))
     (outs, trace, _), = ort_qdq([(op, dtype, sets, a, b)], profile=True)
     # The oracle really ran node by node: DQ and Q kernels, no fused QLinear op.
@@ -99,13 +89,13 @@ SHAPES = [((2, 3, 4, 5), (5,)), ((8, 1, 6), (1, 7, 1)), ((), (3, 4)), ((3, 4), (
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_broadcast_shapes_match_ort_qdq(dtype):
     rng = np.random.default_rng(7 + DTYPES.index(dtype))
-    lo, hi = ort_models.RANGE[dtype]
+    lo, hi = RANGE[dtype]
     cases = []
     for op in OPS:
         for a_shape, b_shape in SHAPES:
-            a = rng.integers(lo, hi + 1, size=a_shape).astype(ort_models.DTYPES[dtype])
-            b = rng.integers(lo, hi + 1, size=b_shape).astype(ort_models.DTYPES[dtype])
-            cases.append((op, dtype, ort_models.random_param_sets(rng, dtype, 2), a, b))
+            a = rng.integers(lo, hi + 1, size=a_shape).astype(NP_DT[dtype])
+            b = rng.integers(lo, hi + 1, size=b_shape).astype(NP_DT[dtype])
+            cases.append((op, dtype, random_params(rng, dtype, 2), a, b))
     for (op, _, sets, a, b), (outs, _, _) in zip(cases, ort_qdq(cases)):
         for params, want in zip(sets, outs):
             got = qlinear(op, a, b, params)

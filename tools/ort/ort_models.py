@@ -170,31 +170,6 @@ def kernel_times_us(trace):
     return times
 
 
-RANGE = {"u8": (0, 255), "i8": (-128, 127)}
-
-
-def random_param_sets(rng, dtype, n):
-    """n parameter sets ((sa, za), (sb, zb), (sy, zy)) as quantization-notes.md section 6
-    asks: input/output scale ratios log-uniform in 2^-20..2^20, zero points uniform
-    in the dtype's range, with every fourth set on the range's ends."""
-    lo, hi = RANGE[dtype]
-    sets = []
-    for k in range(n):
-        sy = np.float32(2.0 ** rng.uniform(-10, 6))
-        sa, sb = (np.float32(sy * 2.0 ** rng.uniform(-20, 20)) for _ in range(2))
-        zps = [int(z) for z in rng.integers(lo, hi + 1, size=3)]
-        if k % 4 == 3:
-            zps = [lo, hi, int(rng.choice([lo, hi]))]
-        sets.append(((float(sa), zps[0]), (float(sb), zps[1]), (float(sy), zps[2])))
-    return sets
-
-
-def all_pairs(dtype):
-    """a (256, 1) and b (1, 256): every byte pair once, broadcast by the numpy rule."""
-    lo, hi = RANGE[dtype]
-    v = np.arange(lo, hi + 1).astype(DTYPES[dtype])
-    return v.reshape(256, 1), v.reshape(1, 256)
-
 
 def ort_version(node_modules):
     with open(os.path.join(node_modules, "onnxruntime-node", "package.json")) as f:
