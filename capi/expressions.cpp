@@ -19,6 +19,27 @@ bcast_status bcast_expr_set_input_dtype(bcast_expr* expr, size_t input, bcast_dt
     return guarded([&] { checked(expr).edit([&](auto& e) { e.set_input_dtype(input, dtype); }); });
 }
 
+bcast_status bcast_expr_set_quantization(bcast_expr* expr, size_t operand, bcast_dtype dtype,
+                                         float scale, int32_t zero_point) noexcept {
+    return guarded([&] {
+        const bcast::Quantization q{dtype, scale, zero_point};
+        checked(expr).edit([&](auto& e) {
+            if (operand == BCAST_OUTPUT) e.set_output_quantization(q);
+            else e.set_input_quantization(operand, q);
+        });
+    });
+}
+
+bcast_status bcast_expr_get_quantization(const bcast_expr* expr, size_t operand, bcast_dtype* dtype,
+                                         float* scale, int32_t* zero_point) noexcept {
+    return guarded([&] {
+        const bcast::Quantization q = checked(expr).expression().quantization(operand);
+        if (dtype) *dtype = q.dtype;
+        if (scale) *scale = q.scale;
+        if (zero_point) *zero_point = q.zero_point;
+    });
+}
+
 bcast_status bcast_expr_add_node(bcast_expr* expr, bcast_opcode opcode, bcast_rule rule,
                                  int64_t axis, size_t num_operands, const size_t* operands,
                                  size_t* value) noexcept {

@@ -34,6 +34,20 @@ bcast_status bcast_op_get_param(const bcast_op* op, bcast_param param, int64_t* 
     });
 }
 
+bcast_status bcast_op_set_quantization(bcast_op* op, size_t operand, float scale,
+                                       int32_t zero_point) noexcept {
+    return guarded([&] { checked(op).set_quantization(operand, scale, zero_point); });
+}
+
+bcast_status bcast_op_get_quantization(const bcast_op* op, size_t operand, float* scale,
+                                       int32_t* zero_point) noexcept {
+    return guarded([&] {
+        const bcast::Quantization q = checked(op).quantization(operand);
+        if (scale) *scale = q.scale;
+        if (zero_point) *zero_point = q.zero_point;
+    });
+}
+
 bcast_status bcast_op_plan(bcast_op* op, size_t num_inputs, const size_t* ranks,
                            const int64_t* const* dims, const int64_t* const* strides,
                            const int64_t* out_strides) noexcept {

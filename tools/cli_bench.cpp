@@ -27,7 +27,7 @@ namespace bcast_cli {
 
 const char* const kBenchHelp =
     "usage: bcast bench [--op OP] [--dtype DT] [--rule RULE] [--axis N] [--seconds S]\n"
-    "                   [--isa NAME] [--threads N] SHAPE SHAPE...\n"
+    "                   [--isa NAME] [--threads N] [--quant S:Z...] SHAPE SHAPE...\n"
     "\n"
     "Plans one op for the input shapes once, then executes it repeatedly for about\n"
     "S seconds (default 1), alternating with a roofline loop on the same buffers:\n"
@@ -52,6 +52,8 @@ const char* const kBenchHelp =
     "  --threads N   bcast on a bcast_pool of N threads (0: every CPU this process\n"
     "                may use; default 1), and the roofline loop on as many\n"
     "                threads, each on its share of the output\n"
+    "  --quant S:Z   quantized u8/i8 (bcast_op_set_quantization): each input's\n"
+    "                scale and zero point in order, then the output's\n"
     "\n"
     "Inputs hold the value 1 (true for bool), so every op runs its ordinary path.\n";
 
@@ -117,7 +119,7 @@ struct Totals {
 int cmd_bench(int argc, char** argv) {
     const Options o = parse_options(argc, argv, 2, kRuleOptions | kOpOption | kDtypeOption |
                                                        kSecondsOption | kIsaOption |
-                                                       kThreadsOption);
+                                                       kThreadsOption | kQuantOption);
     if (o.help) {
         std::fputs(with_names(kBenchHelp).c_str(), stdout);
         return kExitOk;
@@ -131,7 +133,7 @@ int cmd_bench(int argc, char** argv) {
     PoolHandle pool;
     const ShapeTable table(shapes);
     bcast_status st = make_pool(o, &pool);
-    if (st == BCAST_OK) st = create_op(o, o.dtype, &h);
+    if (st == BCAST_OK) st = create_op(o, o.dtype, shapes.size(), &h);
     if (st == BCAST_OK)
         st = bcast_op_plan(h.op, shapes.size(), table.ranks.data(), table.dims.data(), nullptr,
                            nullptr);

@@ -30,6 +30,24 @@ std::size_t parse_threads(const std::string& text) {
     return static_cast<std::size_t>(v);
 }
 
+QuantArg parse_quant(const std::string& text) {
+    const std::string s = trim(text);
+    const std::size_t colon = s.find(':');
+    QuantArg q;
+    char* end = nullptr;
+    int64_t zp = 0;
+    if (colon != std::string::npos) {
+        const std::string scale = s.substr(0, colon);
+        q.scale = scale.empty() ? 0.0f : std::strtof(scale.c_str(), &end);
+    }
+    if (colon == std::string::npos || end == nullptr || *end != '\0' ||
+        !parse_int(s.substr(colon + 1), true, &zp) || zp < INT32_MIN || zp > INT32_MAX) {
+        usage_error("bad --quant '" + text + "': expected SCALE:ZERO_POINT, e.g. 0.05:128");
+    }
+    q.zero_point = static_cast<int32_t>(zp);
+    return q;  // the library checks the values
+}
+
 }  // namespace
 
 Options parse_options(int argc, char** argv, int first, unsigned groups) {
@@ -103,6 +121,8 @@ Options parse_options(int argc, char** argv, int first, unsigned groups) {
             o.seconds = parse_seconds(take_value());
         } else if (accepts(kNodeOption) && name == "--node") {
             o.nodes.push_back(take_value());
+        } else if (accepts(kQuantOption) && name == "--quant") {
+            o.quant.push_back(parse_quant(take_value()));
         } else if (accepts(kThreadsOption) && name == "--threads") {
             o.threads = parse_threads(take_value());
         } else {
@@ -150,8 +170,16 @@ bcast_status make_pool(const Options& o, PoolHandle* pool) {
     return bcast_pool_create(o.threads, &pool->pool);
 }
 
-bcast_status create_op(const Options& o, int32_t dtype, OpHandle* h) {
+bcast_status create_op(const Options& o, int32_t dtype, std::size_t num_inputs, OpHandle* h) {
+    if (!o.quant.empty() && o.quant.size() != num_inputs + 1) {
+        usage_error("--quant given " + std::to_string(o.quant.size()) + " times: give it once per "
+                    "input (" + std::to_string(num_inputs) + ") and once for the output");
+    }
     bcast_status st = bcast_op_create(o.op, dtype, &h->op);
+    for (std::size_t k = 0; st == BCAST_OK && k < o.quant.size(); ++k) {
+        const std::size_t operand = k < num_inputs ? k : BCAST_OUTPUT;
+        st = bcast_op_set_quantization(h->op, operand, o.quant[k].scale, o.quant[k].zero_point);
+    }
     if (st == BCAST_OK && o.have_expand)
         st = bcast_op_set_param(h->op, BCAST_PARAM_EXPAND_MODE, o.expand_mode);
     else if (st == BCAST_OK)

@@ -19,6 +19,13 @@ enum OptionGroup : unsigned {
     kSecondsOption = 1u << 6,  // --seconds
     kThreadsOption = 1u << 7,  // --threads
     kNodeOption = 1u << 8,     // --node (repeatable): a fused expression instead of --rule
+    kQuantOption = 1u << 9,    // --quant (repeatable): a quantized u8/i8 op
+};
+
+// One operand's quantization, --quant SCALE:ZERO_POINT.
+struct QuantArg {
+    float scale = 1.0f;
+    int32_t zero_point = 0;
 };
 
 struct Options {
@@ -39,6 +46,7 @@ struct Options {
     double seconds = 1.0;
     std::size_t threads = 1;  // --threads: 1 the calling thread, 0 every CPU we may use
     std::vector<std::string> nodes;  // --node OP:V,V[:RULE[:AXIS]], in order
+    std::vector<QuantArg> quant;  // --quant: each input's in order, then the output's
     std::vector<std::string> args;  // positional arguments, in order
     bool help = false;
 };
@@ -55,7 +63,10 @@ bool apply_isa(const Options& o);
 // The pool --threads asks for: none for 1, else bcast_pool_create(o.threads).
 bcast_status make_pool(const Options& o, PoolHandle* pool);
 
-// Creates o.op for `dtype` with o's rule (or expand mode) and axis.
-bcast_status create_op(const Options& o, int32_t dtype, OpHandle* h);
+// Creates o.op for `dtype` with o's rule (or expand mode) and axis, and
+// --quant's parameters: one per input in order and the output's last
+// (num_inputs + 1 of them, else a usage error).
+bcast_status create_op(const Options& o, int32_t dtype, std::size_t num_inputs, OpHandle* h);
+
 
 }  // namespace bcast_cli

@@ -13,7 +13,7 @@ namespace bcast_cli {
 
 const char* const kPlanHelp =
     "usage: bcast plan [--op OP] [--dtype DT] [--rule RULE] [--axis N] [--ncnn-order]\n"
-    "                  SHAPE SHAPE...\n"
+    "                  [--quant S:Z...] SHAPE SHAPE...\n"
     "       bcast plan [--op OP] [--dtype DT] --expand MODE [--axis N]\n"
     "                  [--axes-mapping I,J,...] INPUT... TARGET\n"
     "       bcast plan [--dtype DT] --node OP:V,V[:RULE[:AXIS]]... SHAPE...\n"
@@ -31,6 +31,8 @@ const char* const kPlanHelp =
     "                (the JSON itself is always in numpy order)\n"
     "  --isa NAME    cap the kernel set first (bcast_set_max_isa): scalar, sse2,\n"
     "                avx2, avx512, neon\n"
+    "  --quant S:Z   quantized u8/i8 (bcast_op_set_quantization): each input's\n"
+    "                scale and zero point in order, then the output's\n"
     "  --node SPEC   with one or more --node, plans a fused expression over the\n"
     "                SHAPEs (bcast_expr_plan) and prints bcast_expr_describe's JSON.\n"
     "                Values: the inputs 0..N-1, then each node in order. SPEC is\n"
@@ -103,7 +105,7 @@ int plan_expression(const Options& o, const std::vector<Shape>& shapes) {
 int cmd_plan(int argc, char** argv) {
     Options o = parse_options(argc, argv, 2,
                               kRuleOptions | kExpandOptions | kOpOption | kDtypeOption | kIsaOption |
-                                  kNodeOption);
+                                  kNodeOption | kQuantOption);
     if (o.help) {
         std::fputs(with_names(kPlanHelp).c_str(), stdout);
         return kExitOk;
@@ -121,7 +123,7 @@ int cmd_plan(int argc, char** argv) {
         usage_error("--expand needs at least two shapes: INPUT... TARGET");
 
     OpHandle h;
-    bcast_status st = create_op(o, o.dtype, &h);
+    bcast_status st = create_op(o, o.dtype, shapes.size() - (o.have_expand ? 1 : 0), &h);
     if (st != BCAST_OK) return refused(st);
     if (o.have_expand) {
         const std::vector<Shape> inputs(shapes.begin(), shapes.end() - 1);

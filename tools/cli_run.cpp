@@ -16,7 +16,7 @@ namespace bcast_cli {
 
 const char* const kRunHelp =
     "usage: bcast run [--op OP] [--rule RULE] [--axis N] [-o OUT.npy] [--isa NAME]\n"
-    "                 [--threads N] INPUT.npy INPUT.npy...\n"
+    "                 [--threads N] [--quant S:Z...] INPUT.npy INPUT.npy...\n"
     "\n"
     "Reads the inputs (numpy .npy, versions 1-3, C order, little-endian), applies\n"
     "the op under the rule and writes the result as .npy to OUT.npy, or to stdout\n"
@@ -30,6 +30,8 @@ const char* const kRunHelp =
     "  --isa NAME    cap the kernel set first (bcast_set_max_isa)\n"
     "  --threads N   run on N threads (bcast_pool; 0: every CPU this process may\n"
     "                use; default 1); the result is the same\n"
+    "  --quant S:Z   quantized u8/i8 (bcast_op_set_quantization): each input's\n"
+    "                scale and zero point in order, then the output's\n"
     "\n"
     "dtypes: bool, i1, u1, i2, u2, i4, u4, i8, u8, f2, f4, f8 (numpy has no bfloat16).\n"
     "All inputs share one dtype (select: the condition is bool, x and y share one);\n"
@@ -56,7 +58,7 @@ int32_t op_dtype(int32_t opcode, const std::vector<NpyArray>& inputs,
 
 int cmd_run(int argc, char** argv) {
     const Options o = parse_options(argc, argv, 2, kRuleOptions | kOpOption | kOutOption |
-                                                       kIsaOption | kThreadsOption);
+                                                       kIsaOption | kThreadsOption | kQuantOption);
     if (o.help) {
         std::fputs(with_names(kRunHelp).c_str(), stdout);
         return kExitOk;
@@ -76,7 +78,7 @@ int cmd_run(int argc, char** argv) {
     OpHandle h;
     PoolHandle pool;
     bcast_status st = make_pool(o, &pool);
-    if (st == BCAST_OK) st = create_op(o, dtype, &h);
+    if (st == BCAST_OK) st = create_op(o, dtype, inputs.size(), &h);
     std::vector<Shape> shapes;
     std::vector<const void*> pointers;
     for (const NpyArray& a : inputs) {

@@ -69,6 +69,7 @@ for pair in Nehalem:sse2 Haswell:avx2; do
   # (2,4,3) and (1,1,1) arrays, SIGSEGV). bcast still runs its AVX2 kernels.
   NPY_DISABLE_CPU_FEATURES="AVX2 FMA3" BCAST_LIBRARY="$build/capi/libbcast.so.1" \
     PYTHONDONTWRITEBYTECODE=1 emulate "$cpu" /usr/bin/python3 -m pytest -q -p no:cacheprovider \
-    tests/python/test_ctypes_numpy.py || fail "-cpu $cpu: python ctypes vs numpy"
+    tests/python/test_ctypes_numpy.py tests/python/test_quantized.py ||
+    fail "-cpu $cpu: python ctypes vs numpy"
   step "-cpu $cpu: passed in $((SECONDS - start)) s"
 done

@@ -707,6 +707,73 @@ BCAST_API size_t bcast_expr_describe(const bcast_expr* expr, char* buf,
 BCAST_API void bcast_expr_destroy(bcast_expr* expr) BCAST_NOEXCEPT;
 
 /* ------------------------------------------------------------------------ */
+/* Quantized ops and expressions (since 1.4)                                 */
+/* ------------------------------------------------------------------------ */
+/*
+ * 8-bit per-tensor quantization: a u8 or i8 value q stands for
+ * scale * (q - zero_point). A quantized op computes exactly what ONNX's QDQ
+ * graph computes (docs/quantization.md): DequantizeLinear of each input
+ * ((q - zero_point) as an integer, converted to f32, times the f32 scale),
+ * the op in f32 as bcast's f32 op computes it, then QuantizeLinear of the
+ * result (the f32 quotient by the output scale, rounded half to even, plus
+ * the output zero point, saturated to the dtype; +-inf and quotients beyond
+ * the dtype saturate, NaN gives the dtype's minimum). Bit for bit on every
+ * kernel set. The quantized ops are ADD, SUB, RSUB, MUL, DIV, RDIV, MAX, MIN,
+ * SQUARED_DIFFERENCE and PRELU, on ops created with BCAST_DTYPE_U8 or
+ * BCAST_DTYPE_I8 (the inputs and the output share that dtype). Valid
+ * parameters: a scale that is a positive, normal, finite float (subnormal
+ * scales are refused) and a zero point in the dtype's range; anything else is
+ * refused with INVALID_ARGUMENT and a message naming the operand, and nothing
+ * changes.
+ */
+
+/* The output, where a function takes an operand: inputs are 0, 1, ... */
+#define BCAST_OUTPUT ((size_t)-1)
+
+/* Sets the scale and zero point of input `operand` (below the op's largest
+ * arity) or of the output (BCAST_OUTPUT). Once any operand has them, the op
+ * is quantized: bcast_op_plan then needs them for every input it is planned
+ * with and for the output (else INVALID_STATE naming the one missing), and
+ * bcast_op_plan_to refuses it (UNSUPPORTED). Rules, axis, strides, tasks,
+ * pools and in-place execution work as for any op; the output may be an
+ * input (same pointer and layout) whatever the two quantizations are.
+ * UNSUPPORTED for an op that is not quantized (see above) or a dtype other
+ * than u8/i8; INVALID_ARGUMENT for a NULL op, an operand beyond the op's
+ * arity or bad parameters. Discards any plan. Needs exclusive access. */
+BCAST_API bcast_status bcast_op_set_quantization(bcast_op* op, size_t operand, float scale,
+                                                 int32_t zero_point) BCAST_NOEXCEPT;
+
+/* Reads an operand's scale and zero point (either pointer may be NULL to
+ * skip it). INVALID_STATE where the operand has none; INVALID_ARGUMENT for a
+ * NULL op or an operand beyond the op's arity. Nothing written on failure. */
+BCAST_API bcast_status bcast_op_get_quantization(const bcast_op* op, size_t operand,
+                                                 float* scale,
+                                                 int32_t* zero_point) BCAST_NOEXCEPT;
+
+/* Quantizes an expression's input or output. An input (below num_inputs)
+ * becomes `dtype` (u8 or i8) in memory, dequantized as it is read: the nodes
+ * see an f32 value (so build the expression's nodes over f32). Like
+ * bcast_expr_set_input_dtype, INVALID_STATE once a node uses the input. The
+ * output (BCAST_OUTPUT) is written as `dtype`, quantized from the output
+ * node's f32 result (bcast_expr_plan refuses any other result dtype with
+ * UNSUPPORTED). The expression computes what its nodes run one by one with
+ * DequantizeLinear and QuantizeLinear nodes around them compute, in one pass:
+ * e.g. requantize(dequantize(x) * s + b). UNSUPPORTED for a dtype other than
+ * u8/i8; INVALID_ARGUMENT for bad parameters or a bad operand. Discards any
+ * plan. */
+BCAST_API bcast_status bcast_expr_set_quantization(bcast_expr* expr, size_t operand,
+                                                   bcast_dtype dtype, float scale,
+                                                   int32_t zero_point) BCAST_NOEXCEPT;
+
+/* Reads an operand's quantization (dtype, scale and zero point; any pointer
+ * may be NULL to skip it). INVALID_STATE where the operand has none;
+ * INVALID_ARGUMENT for a NULL expr or a bad operand. Nothing written on
+ * failure. */
+BCAST_API bcast_status bcast_expr_get_quantization(const bcast_expr* expr, size_t operand,
+                                                   bcast_dtype* dtype, float* scale,
+                                                   int32_t* zero_point) BCAST_NOEXCEPT;
+
+/* ------------------------------------------------------------------------ */
 /* CPU dispatch                                                              */
 /* ------------------------------------------------------------------------ */
 

@@ -34,11 +34,12 @@ from .ops import *  # noqa: F401,F403 (one function per op, listed in ops.__all_
 from .ops import __all__ as _ops
 from .shapes import infer_expand_shape, infer_shape
 from .partial import Conditions, infer_partial_expand_shape, infer_partial_shape
+from .qlinear import qlinear
 
 __version__ = "1.4.0"
 
 __all__ = list(_ops) + [
-    "infer_partial_shape", "infer_partial_expand_shape", "Conditions",
+    "infer_partial_shape", "infer_partial_expand_shape", "Conditions", "qlinear",
     "Op", "Pool", "fuse", "Fused", "plan_cache_info", "set_plan_cache_size", "clear_plan_cache", "infer_shape", "infer_expand_shape", "explain", "isa", "set_max_isa", "version",
     "BcastError", "InvalidArgumentError", "IncompatibleShapesError", "UnsupportedError",
     "OutOfMemoryError", "SizeOverflowError", "InvalidStateError", "InternalError",

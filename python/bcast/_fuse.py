@@ -14,7 +14,8 @@ are) and runs bcast_expr_execute: the result is exactly what the same ops
 give one by one (bcast's exactness rule, and a 0-d result is a numpy scalar
 as theirs is), without the intermediate arrays. Inputs follow the op
 functions' dtype rule: every non-bool input has the same dtype (TypeError
-otherwise), bool inputs are conditions. Limits: 16 nodes, 16 inputs (arguments and distinct
+otherwise), bool inputs are conditions, and quantized inputs (quantized=) are
+u8 or i8 arrays that the function sees as float32 values. Limits: 16 nodes, 16 inputs (arguments and distinct
 constants together), 16 placed reads of inputs and 32 placed evaluations of
 nodes (a value used under two different broadcast placements counts twice).
 """
@@ -34,6 +35,23 @@ from ._plans import EXPR, Plan
 _WHAT = "bcast.fuse"
 
 _BOOL = np.dtype(np.bool_)
+_F32 = np.dtype(np.float32)
+_QUANTIZED = (np.dtype(np.uint8), np.dtype(np.int8))
+_OUTPUT = (1 << 64) - 1  # the C API's BCAST_OUTPUT
+
+
+def _quantization(value, what):
+    """(scale, zero_point) checked for type; the library checks the values."""
+    try:
+        scale, zero_point = value
+    except (TypeError, ValueError):
+        raise TypeError("%s must be a (scale, zero_point) pair, not %r" % (what, value)) from None
+    if isinstance(scale, (bool, np.bool_)) or not isinstance(scale, (int, float, np.number)):
+        raise TypeError("%s: the scale must be a float, not %s" % (what, type(scale).__name__))
+    zero_point = _arrays.as_int(zero_point, what + ": the zero point")
+    if not -2 ** 31 <= zero_point < 2 ** 31:
+        raise OverflowError("%s: the zero point does not fit int32" % what)
+    return float(np.float32(scale)), zero_point
 
 
 class Symbol:
@@ -152,8 +170,11 @@ class _Graph:
     """One traced function for one combination of input dtypes: the nodes to
     give each new bcast_expr handle, and the constants that go with every call."""
 
-    def __init__(self, fn, dtypes):
-        trace = _Trace(dtypes)
+    def __init__(self, fn, dtypes, quantized=None, output=None):
+        # A quantized argument is dequantized as it is read: the function
+        # sees a float32 value.
+        self.quantized = quantized or {}
+        trace = _Trace([_F32 if i in self.quantized else d for i, d in enumerate(dtypes)])
         result = fn(*[trace.argument(i) for i in range(len(dtypes))])
         if not isinstance(result, Symbol) or result.ref[0] != "node":
             raise TypeError("bcast.fuse: the function must return an op of its arguments, "
@@ -161,6 +182,9 @@ class _Graph:
         self.consts = tuple(trace.consts)
         self.input_dtypes = list(dtypes) + [c.dtype for c in self.consts]
         self.out_dtype = result.dtype
+        self.output_quantization = output
+        if output is not None:
+            self.out_dtype = output[0]
         self.nodes, self.output = trace.nodes, result.ref[1]
         # The node that gives the result decides its form, as for the op functions.
         output_op = list(_enums.OPCODES)[self.nodes[self.output][0]]
@@ -178,13 +202,19 @@ class _Graph:
         try:
             for i, d in enumerate(self.input_dtypes):
                 code = _arrays.storage_dtype(d)[0]
-                if code != self.data_code:
+                if i in self.quantized:
+                    check(lib.bcast_expr_set_quantization(handle, i, code, *self.quantized[i]))
+                elif code != self.data_code:
                     check(lib.bcast_expr_set_input_dtype(handle, i, code))
             base = {"in": 0, "const": count - len(self.consts), "node": count}
             for opcode, rule, axis, refs in self.nodes:
                 ids = (c_size * len(refs))(*[base[kind] + k for kind, k in refs])
                 check(lib.bcast_expr_add_node(handle, opcode, rule, axis, len(refs), ids, None))
             check(lib.bcast_expr_set_output(handle, count + self.output))
+            if self.output_quantization is not None:
+                dtype, scale, zero_point = self.output_quantization
+                check(lib.bcast_expr_set_quantization(handle, _OUTPUT, _arrays.storage_dtype(dtype)[0],
+                                                      scale, zero_point))
         except BaseException:
             lib.bcast_expr_destroy(handle)
             raise
@@ -194,11 +224,34 @@ class _Graph:
 class Fused:
     """A function fused by bcast.fuse; call it with arrays (see bcast.fuse)."""
 
-    def __init__(self, fn):
+    def __init__(self, fn, quantized=None, output=None):
         params = inspect.signature(fn).parameters.values()
         if any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params):
             raise TypeError("bcast.fuse: the function takes positional arguments only")
         self._fn, self._arity = fn, len(params)
+        self._quantized = {}
+        for i, q in dict(quantized or {}).items():
+            i = _arrays.as_int(i, _WHAT + ": a quantized argument's index")
+            if not 0 <= i < self._arity:
+                raise ValueError("%s: quantized argument %d: the function takes %d arguments"
+                                 % (_WHAT, i, self._arity))
+            self._quantized[i] = _quantization(q, "%s: quantized[%d]" % (_WHAT, i))
+        self._output = None
+        if output is not None:
+            try:
+                dtype, *rest = output
+            except (TypeError, ValueError):
+                raise TypeError("%s: output must be (dtype, scale, zero_point), not %r"
+                                % (_WHAT, output)) from None
+            # "u8"/"i8" are bcast's names here (numpy reads "u8" as uint64)
+            named = {"u8": _QUANTIZED[0], "i8": _QUANTIZED[1]}.get(dtype)
+            try:
+                dtype = named or np.dtype(dtype)
+            except TypeError:
+                pass
+            if dtype not in _QUANTIZED:
+                raise TypeError("%s: a quantized output is uint8 or int8, not %s" % (_WHAT, dtype))
+            self._output = (dtype,) + _quantization(rest, _WHAT + ": output")
         self._graphs = {}  # input dtypes -> _Graph
         self._lock = threading.Lock()
         self._key = object()  # this function in the plan cache's keys
@@ -209,7 +262,7 @@ class Fused:
         with self._lock:
             graph = self._graphs.get(dtypes)
         if graph is None:
-            graph = _Graph(self._fn, dtypes)
+            graph = _Graph(self._fn, dtypes, self._quantized, self._output)
             with self._lock:
                 graph = self._graphs.setdefault(dtypes, graph)
         return graph
@@ -221,7 +274,17 @@ class Fused:
         if len(values) != self._arity:
             raise TypeError("bcast.fuse: the function takes %d arrays, got %d"
                             % (self._arity, len(values)))
-        arrays = _arrays.prepare_data(values, None, _WHAT, bools_apart=True)[0]
+        arrays = list(values)
+        others = [i for i in range(len(values)) if i not in self._quantized]
+        for i, a in zip(others, _arrays.prepare_data([values[i] for i in others], None, _WHAT,
+                                                     bools_apart=True)[0] if others else ()):
+            arrays[i] = a
+        for i in self._quantized:
+            dtype = getattr(values[i], "dtype", None)
+            if dtype is None or np.dtype(dtype).newbyteorder("=") not in _QUANTIZED:
+                raise TypeError("%s: argument %d is quantized: a uint8 or int8 array, not %s"
+                                % (_WHAT, i, dtype if dtype is not None else type(values[i]).__name__))
+            arrays[i] = _arrays.usable(np.asarray(values[i]))
         graph = self._graph(arrays)
         if out is not None:
             _arrays.check_out(out, graph.out_dtype, _WHAT)
@@ -249,7 +312,15 @@ class Fused:
         return json.loads(self._prepare(arrays, None)[0].describe())
 
 
-def fuse(fn):
+def fuse(fn, *, quantized=None, output=None):
     """Fuses fn, a function of arrays made of bcast ops (see the module's
-    doc), into one pass: bcast.fuse(lambda x, m, s: (x - m) * s)."""
-    return Fused(fn)
+    doc), into one pass: bcast.fuse(lambda x, m, s: (x - m) * s).
+
+    quantized: {argument index: (scale, zero_point)} for arguments that are
+    quantized uint8/int8 arrays: each is dequantized as it is read (fn sees
+    float32 values). output: (dtype, scale, zero_point) quantizes fn's
+    float32 result to "u8"/"i8" as it is written. The result is what
+    DequantizeLinear, the ops and QuantizeLinear give one by one:
+        requant = bcast.fuse(lambda x, s, b: x * s + b, quantized={0: (0.02, 128)},
+                             output=("u8", 0.05, 128))"""
+    return Fused(fn, quantized, output)

@@ -26,6 +26,12 @@ enum DtypeSet : unsigned {
     kInt = kSigned | kUnsigned,
     kNumeric = kFloat | kInt,
     kAll = kNumeric | kBool,
+    // Not a class: the op also runs quantized (u8/i8 with scale and zero
+    // point, core/quantization.hpp), its f32 form between dequantize and
+    // quantize. Only ops whose f32 result is one correctly rounded
+    // operation (or a fixed sequence of them) are marked: the QDQ graph's
+    // result must not depend on the ISA.
+    kQuantized = 1u << 4,
 };
 
 struct OpInfo {
@@ -48,15 +54,15 @@ inline constexpr int kVariadic = BCAST_MAX_INPUTS;
 
 // Indexed by opcode; the order is the header's.
 inline constexpr OpInfo kOps[kNumOpcodes] = {
-    {"ADD", BCAST_OP_ADD, false, 2, kVariadic, kNumeric, false, 1},
-    {"SUB", BCAST_OP_SUB, false, 2, 2, kNumeric, false, 1},
-    {"MUL", BCAST_OP_MUL, false, 2, kVariadic, kNumeric, false, 1},
-    {"DIV", BCAST_OP_DIV, false, 2, 2, kNumeric, false, 4},
-    {"MAX", BCAST_OP_MAX, false, 2, kVariadic, kNumeric, false, 1},
-    {"MIN", BCAST_OP_MIN, false, 2, kVariadic, kNumeric, false, 1},
+    {"ADD", BCAST_OP_ADD, false, 2, kVariadic, kNumeric | kQuantized, false, 1},
+    {"SUB", BCAST_OP_SUB, false, 2, 2, kNumeric | kQuantized, false, 1},
+    {"MUL", BCAST_OP_MUL, false, 2, kVariadic, kNumeric | kQuantized, false, 1},
+    {"DIV", BCAST_OP_DIV, false, 2, 2, kNumeric | kQuantized, false, 4},
+    {"MAX", BCAST_OP_MAX, false, 2, kVariadic, kNumeric | kQuantized, false, 1},
+    {"MIN", BCAST_OP_MIN, false, 2, kVariadic, kNumeric | kQuantized, false, 1},
     {"POW", BCAST_OP_POW, false, 2, 2, kNumeric, false, 16},
-    {"RSUB", BCAST_OP_SUB, true, 2, 2, kNumeric, false, 1},
-    {"RDIV", BCAST_OP_DIV, true, 2, 2, kNumeric, false, 4},
+    {"RSUB", BCAST_OP_SUB, true, 2, 2, kNumeric | kQuantized, false, 1},
+    {"RDIV", BCAST_OP_DIV, true, 2, 2, kNumeric | kQuantized, false, 4},
     {"RPOW", BCAST_OP_POW, true, 2, 2, kNumeric, false, 16},
     {"ATAN2", BCAST_OP_ATAN2, false, 2, 2, kFloat, false, 16},
     {"RATAN2", BCAST_OP_ATAN2, true, 2, 2, kFloat, false, 16},
@@ -68,8 +74,8 @@ inline constexpr OpInfo kOps[kNumOpcodes] = {
     {"REMAINDER", BCAST_OP_REMAINDER, false, 2, 2, kFloat, false, 4},
     {"RREMAINDER", BCAST_OP_REMAINDER, true, 2, 2, kFloat, false, 4},
     {"MOD", BCAST_OP_MOD, false, 2, 2, kNumeric, false, 4},
-    {"SQUARED_DIFFERENCE", BCAST_OP_SQUARED_DIFFERENCE, false, 2, 2, kNumeric, false, 1},
-    {"PRELU", BCAST_OP_PRELU, false, 2, 2, kNumeric, false, 1},
+    {"SQUARED_DIFFERENCE", BCAST_OP_SQUARED_DIFFERENCE, false, 2, 2, kNumeric | kQuantized, false, 1},
+    {"PRELU", BCAST_OP_PRELU, false, 2, 2, kNumeric | kQuantized, false, 1},
     {"EQUAL", BCAST_OP_EQUAL, false, 2, 2, kAll, true, 1},
     {"NOT_EQUAL", BCAST_OP_NOT_EQUAL, false, 2, 2, kAll, true, 1},
     {"LESS", BCAST_OP_LESS, false, 2, 2, kAll, true, 1},
@@ -141,6 +147,11 @@ constexpr const char* dtype_name(bcast_dtype dt) {
 constexpr bool op_supports(bcast_opcode op, bcast_dtype dt) {
     if (!valid_opcode(op) || !valid_dtype(dt)) return false;
     return (op_tables::kOps[op].dtypes & op_tables::class_bit(dtype_class(dt))) != 0;
+}
+
+// Whether the op runs quantized (kQuantized).
+constexpr bool op_quantizable(bcast_opcode op) {
+    return valid_opcode(op) && (op_tables::kOps[op].dtypes & kQuantized) != 0;
 }
 
 // A reversed op is its kernel op with the operands swapped: it weighs as much.

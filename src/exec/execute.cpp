@@ -1,6 +1,7 @@
 #include "exec/execute.hpp"
 
 #include "core/error.hpp"
+#include "exec/fused_execute.hpp"
 #include "exec/walk.hpp"
 
 #include <algorithm>
@@ -165,6 +166,7 @@ void check_buffers(const plan::Layout& b, const void* const* inputs, const void*
 }
 
 void run(const plan::Plan& p, const void* const* inputs, void* output) noexcept {
+    if (p.quantized) return run(*p.quantized, inputs, output);
     if (p.total_elems == 0) return;
     OpRunner runner{p, p.stream};
     walk(p, inputs, output, 0, p.total_elems, runner);
@@ -172,6 +174,7 @@ void run(const plan::Plan& p, const void* const* inputs, void* output) noexcept 
 
 void run_range(const plan::Plan& p, const void* const* inputs, void* output, uint64_t begin,
                uint64_t end, bool stream) noexcept {
+    if (p.quantized) return run_range(*p.quantized, inputs, output, begin, end, stream);
     OpRunner runner{p, stream};
     walk(p, inputs, output, begin, end, runner);
 }

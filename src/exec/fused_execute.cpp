@@ -29,11 +29,10 @@ public:
             const std::size_t period = p_.leaf_period[l];
             if (period == 0) continue;
             auto* slot = static_cast<unsigned char*>(slot_at(p_.leaf_slot[l]));
-            const void* from = ptr[l];
-            const std::ptrdiff_t one = 1;
-            p_.leaf_gather[l](period, 1, &from, &one, slot, 1);
-            const std::size_t bytes = (p_.block + period) * p_.elem_size[l];
-            for (std::size_t have = period * p_.elem_size[l]; have < bytes; have *= 2) {
+            read_leaf(l, ptr[l], 1, period, slot);
+            const std::size_t size = plan::slot_elem_size(p_, l);
+            const std::size_t bytes = (p_.block + period) * size;
+            for (std::size_t have = period * size; have < bytes; have *= 2) {
                 std::memcpy(slot + have, slot, std::min(have, bytes - have));
             }
         }
@@ -43,18 +42,22 @@ public:
     // block's first element's index in its line (where patterns read). The
     // output streams (unfenced: run_range fences once) where `stream`.
     void run(char* const* ptr, std::size_t m, std::size_t phase, bool stream) const {
+        if (p_.quant_binary != nullptr) {  // in registers, reading in place
+            const Step& step = p_.steps[0];
+            p_.quant_binary(m, ptr[step.operands[0].index], ptr[step.operands[1].index],
+                            ptr[p_.num_reads], p_.quant_binary_params);
+            return;
+        }
         const void* leaf[kMaxInputs];
         for (std::size_t l = 0; l < p_.num_reads; ++l) {
             if (p_.leaf_period[l] > 0) {
-                const std::size_t at = phase % p_.leaf_period[l] * p_.elem_size[l];
+                const std::size_t at = phase % p_.leaf_period[l] * plan::slot_elem_size(p_, l);
                 leaf[l] = static_cast<unsigned char*>(slot_at(p_.leaf_slot[l])) + at;
             } else if (p_.leaf_slot[l] == kNoSlot) {
                 leaf[l] = ptr[l];
             } else {
                 void* slot = slot_at(p_.leaf_slot[l]);
-                const void* from = ptr[l];
-                const std::ptrdiff_t stride = stride_[l];
-                p_.leaf_gather[l](m, 1, &from, &stride, slot, 1);
+                read_leaf(l, ptr[l], stride_[l], p_.leaf_scalar[l] ? 1 : m, slot);
                 leaf[l] = slot;
             }
         }
@@ -76,8 +79,9 @@ public:
                 const Source& src = step.operands[j];
                 return src.leaf ? leaf[src.index] : slot_at(p_.steps[src.index].slot);
             };
-            void* out = last && step.call != Call::kScalar ? output : slot_at(step.slot);
-            const kernels::Stores stores{last && stream, false};
+            const bool writes_output = last && !p_.quantize_out;
+            void* out = writes_output && step.call != Call::kScalar ? output : slot_at(step.slot);
+            const kernels::Stores stores{writes_output && stream, false};
             switch (step.call) {
                 case Call::kBinary:
                     if (step.swap) step.binary(m, in(1), in(0), out, stores);
@@ -89,14 +93,40 @@ public:
                     break;
                 case Call::kScalar:
                     strided(step, in, 1, out, 1);
-                    if (last) broadcast(out, output, m);
+                    if (writes_output) broadcast(out, output, m);
                     break;
             }
         }
+        if (p_.quantize_out) quantize(output, m);
     }
 
 private:
     void* slot_at(std::size_t slot) const { return scratch_ + slot * p_.slot_bytes; }
+
+    // n elements of leaf l from `from` at `stride` into slot: dequantized
+    // to f32 where the leaf is quantized, else copied.
+    void read_leaf(std::size_t l, const void* from, std::ptrdiff_t stride, std::size_t n,
+                   void* slot) const {
+        if (p_.leaf_dequantize[l]) {
+            p_.leaf_dequantize[l](n, from, stride, static_cast<float*>(slot), p_.leaf_quant[l]);
+        } else {
+            p_.leaf_gather[l](n, 1, &from, &stride, slot, 1);
+        }
+    }
+
+    // The last step's f32 result, quantized into the block's m output
+    // elements (a constant result once, then broadcast).
+    void quantize(void* output, std::size_t m) const {
+        const Step& last = p_.steps[p_.num_steps - 1];
+        const auto* value = static_cast<const float*>(slot_at(last.slot));
+        if (last.call == Call::kScalar) {
+            unsigned char q = 0;
+            p_.quantize_out(1, value, &q, 1, p_.out_quant);
+            broadcast(&q, output, m);
+        } else {
+            p_.quantize_out(m, value, output, stride_[p_.num_reads], p_.out_quant);
+        }
+    }
 
     template <class In>
     static void strided(const Step& step, const In& in, std::size_t m, void* out,

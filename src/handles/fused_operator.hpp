@@ -35,6 +35,7 @@ public:
     void plan(std::size_t num_inputs, const std::size_t* ranks, const int64_t* const* dims,
               const int64_t* const* strides, const int64_t* out_strides);
     std::string describe() const;
+    const plan::Expression& expression() const { return expr_; }
 
 private:
     plan::Expression expr_;

@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "core/op_checks.hpp"
+#include "plan/json.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -56,10 +57,92 @@ std::vector<Shape> Operator::read_inputs(std::size_t num_inputs, const std::size
     return make_input_shapes(num_inputs, ranks, dims);
 }
 
+namespace {
+
+std::string operand_label(std::size_t operand) {
+    return operand == Operator::kOutputOperand ? "the output" : "input " + std::to_string(operand);
+}
+
+}  // namespace
+
+std::size_t Operator::quantization_index(std::size_t operand) const {
+    if (operand == kOutputOperand) return kMaxInputs;
+    const OpInfo& info = *op_info(opcode_);
+    if (operand >= static_cast<std::size_t>(info.max_inputs)) {
+        fail(BCAST_ERROR_INVALID_ARGUMENT, "operand " + std::to_string(operand) + ": " + info.name +
+                                               " takes at most " + std::to_string(info.max_inputs) +
+                                               " inputs (the output is BCAST_OUTPUT)");
+    }
+    return operand;
+}
+
+void Operator::set_quantization(std::size_t operand, float scale, int32_t zero_point) {
+    const OpInfo& info = *op_info(opcode_);
+    if (!op_quantizable(opcode_)) {
+        fail(BCAST_ERROR_UNSUPPORTED, std::string(info.name) + " has no quantized form");
+    }
+    if (dtype_ != BCAST_DTYPE_U8 && dtype_ != BCAST_DTYPE_I8) {
+        fail(BCAST_ERROR_UNSUPPORTED, std::string(info.name) + " on " + dtype_name(dtype_) +
+                                          ": only u8 and i8 ops are quantized");
+    }
+    const std::size_t index = quantization_index(operand);
+    const Quantization q{dtype_, scale, zero_point};
+    check_quantization(q, operand_label(operand).c_str());
+    quantization_[index] = q;
+    forget_plan();
+}
+
+Quantization Operator::quantization(std::size_t operand) const {
+    const std::optional<Quantization>& q = quantization_[quantization_index(operand)];
+    if (!q) fail(BCAST_ERROR_INVALID_STATE, operand_label(operand) + " has no quantization");
+    return *q;
+}
+
+bool Operator::quantized() const {
+    for (const auto& q : quantization_) {
+        if (q) return true;
+    }
+    return false;
+}
+
+std::unique_ptr<plan::Plan> Operator::make_quantized_plan(std::size_t num_inputs,
+                                                          const Shape* inputs,
+                                                          const int64_t* const* strides,
+                                                          const int64_t* out_strides) const {
+    plan::Expression e(BCAST_DTYPE_F32, num_inputs);
+    std::array<std::size_t, kMaxInputs> operands{};
+    for (std::size_t i = 0; i < num_inputs; ++i) {
+        if (!quantization_[i]) {
+            fail(BCAST_ERROR_INVALID_STATE,
+                 operand_label(i) + " has no quantization: a quantized op needs the scale and "
+                                    "zero point of every input and of the output");
+        }
+        e.set_input_quantization(i, *quantization_[i]);
+        operands[i] = i;
+    }
+    const std::optional<Quantization>& output = quantization_[kMaxInputs];
+    if (!output) {
+        fail(BCAST_ERROR_INVALID_STATE, "the output has no quantization: a quantized op needs "
+                                        "the scale and zero point of every input and of the output");
+    }
+    e.add_node(opcode_, rule_, axis_, num_inputs, operands.data());
+    e.set_output_quantization(*output);
+    auto fused = std::make_unique<plan::FusedPlan>();
+    plan::plan_expression(e, inputs, strides, out_strides, *fused);
+    auto p = std::make_unique<plan::Plan>();
+    static_cast<plan::Layout&>(*p) = *fused;
+    p->opcode = opcode_;
+    p->kernel_op = op_info(opcode_)->base;
+    p->dtype = dtype_;
+    p->quantized = std::move(fused);
+    return p;
+}
+
 std::unique_ptr<plan::Plan> Operator::make_plan(std::size_t num_inputs, const Shape* inputs,
                                                 const int64_t* const* strides,
                                                 const int64_t* out_strides,
                                                 const rules::Resolution& resolution) const {
+    if (quantized()) return make_quantized_plan(num_inputs, inputs, strides, out_strides);
     const plan::PlanRequest request{opcode_, dtype_, num_inputs, inputs, strides, out_strides};
     return std::make_unique<plan::Plan>(plan::build_plan(request, resolution));
 }
@@ -79,6 +162,9 @@ void Operator::plan_to(std::size_t num_inputs, const std::size_t* ranks,
                        std::size_t target_rank, const int64_t* target_dims,
                        const int64_t* axes_mapping, std::size_t axes_count,
                        const int64_t* out_strides) {
+    if (quantized()) {
+        fail(BCAST_ERROR_UNSUPPORTED, "a quantized op is planned with bcast_op_plan, not plan_to");
+    }
     replan([&] { return plan_to_shapes(num_inputs, ranks, dims, strides, target_rank, target_dims,
                                        axes_mapping, axes_count, out_strides); });
 }
@@ -107,7 +193,16 @@ std::unique_ptr<plan::Plan> Operator::plan_to_shapes(
 }
 
 std::string Operator::describe() const {
-    return plan::describe_json(opcode_, dtype_, rule_, axis_, current());
+    std::string s = plan::describe_json(opcode_, dtype_, rule_, axis_, current());
+    if (!quantized()) return s;
+    std::array<const Quantization*, kMaxInputs + 1> q{};
+    std::size_t n = 0;
+    for (std::size_t i = 0; i <= kMaxInputs; ++i) {
+        q[i] = quantization_[i] ? &*quantization_[i] : nullptr;
+        if (q[i] && i < kMaxInputs) n = i + 1;
+    }
+    s.pop_back();  // the closing brace
+    return s + plan::quantization_json(q.data(), n, q[kMaxInputs]) + "}";
 }
 
 }  // namespace bcast

@@ -3,10 +3,13 @@
 // C API layer only converts arguments and errors.
 #pragma once
 
+#include "core/quantization.hpp"
 #include "handles/planned.hpp"
 #include "plan/plan.hpp"
 
+#include <array>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,9 +30,25 @@ public:
                  const int64_t* target_dims, const int64_t* axes_mapping,
                  std::size_t axes_count, const int64_t* out_strides);
 
+    // The quantization of input `operand` or of the output (kOutputOperand),
+    // for u8/i8 ops the table marks quantizable: once set, the op is the QDQ
+    // graph (core/quantization.hpp) and needs every operand's. Discards the plan.
+    static constexpr std::size_t kOutputOperand = SIZE_MAX;
+    void set_quantization(std::size_t operand, float scale, int32_t zero_point);
+    // INVALID_STATE where the operand has none.
+    Quantization quantization(std::size_t operand) const;
+
     std::string describe() const;
 
 private:
+    // Where quantization_ keeps an operand's: inputs at their index, the
+    // output last. INVALID_ARGUMENT beyond the op's arity.
+    std::size_t quantization_index(std::size_t operand) const;
+    bool quantized() const;
+    // The one-node expression's plan (plan.hpp, Plan::quantized).
+    std::unique_ptr<plan::Plan> make_quantized_plan(std::size_t num_inputs, const Shape* inputs,
+                                                    const int64_t* const* strides,
+                                                    const int64_t* out_strides) const;
     // Validated input shapes for a plan call.
     std::vector<Shape> read_inputs(std::size_t num_inputs, const std::size_t* ranks,
                                    const int64_t* const* dims) const;
@@ -51,6 +70,7 @@ private:
     bcast_rule rule_ = BCAST_RULE_NUMPY;
     int64_t axis_ = -1;
     bcast_expand_mode expand_mode_ = BCAST_EXPAND_NUMPY;
+    std::array<std::optional<Quantization>, kMaxInputs + 1> quantization_{};
 };
 
 }  // namespace bcast

@@ -29,11 +29,14 @@ struct IsaInfo {
     bool (*on_cpu)();
     const OpKernels* (*own_kernels)(bcast_opcode, bcast_dtype);
     ChainFn (*chains)(bcast_dtype);
+    QuantKernels (*quants)(bcast_dtype);
+    QuantBinaryKernels (*quant_binaries)(bcast_opcode, bcast_dtype);
 };
 
 #define BCAST_ISA_INFO(isa, arch)                                  \
     {Isa::isa, #isa, Arch::arch, built_isas::isa,                  \
-     [] { return cpu::cpu_features().isa; }, &isa::kernels, &isa::chains},
+     [] { return cpu::cpu_features().isa; }, &isa::kernels, &isa::chains, &isa::quants, \
+     &isa::quant_binaries},
 constexpr IsaInfo kSimdIsas[] = {BCAST_SIMD_ISAS(BCAST_ISA_INFO)};
 #undef BCAST_ISA_INFO
 
@@ -197,6 +200,33 @@ Selection select_kernels(bcast_opcode kernel_op, bcast_dtype dtype) {
 ChainFn select_chain(bcast_dtype dtype) {
     const IsaInfo* info = simd_info(active_isa());
     return info ? info->chains(dtype) : nullptr;
+}
+
+QuantSelection select_quant_kernels(bcast_dtype dtype) {
+    QuantSelection s{};
+    s.isa = isa_name(Isa::scalar);
+    if (const QuantKernels* portable = portable_quant_kernels(dtype)) s.kernels = *portable;
+    const Isa isa = active_isa();
+    const IsaInfo* info = simd_info(isa);
+    if (!info || !s.kernels.dequantize) return s;
+    const QuantKernels fast = info->quants(dtype);
+    if (fast.dequantize && fast.quantize) {
+        s.kernels = fast;
+        s.isa = isa_name(isa);
+    }
+    return s;
+}
+
+QuantBinaryKernels select_quant_binary(bcast_opcode kernel_op, bcast_dtype dtype) {
+    const IsaInfo* info = simd_info(active_isa());
+    return info ? info->quant_binaries(kernel_op, dtype) : QuantBinaryKernels{};
+}
+
+QuantKernels isa_quant_kernels(const char* name, bcast_dtype dtype) {
+    Isa isa;
+    if (!parse_isa(name, &isa) || !available(isa)) return {};
+    const IsaInfo* info = simd_info(isa);
+    return info ? info->quants(dtype) : QuantKernels{};
 }
 
 const char* active_isa_name() { return isa_name(active_isa()); }

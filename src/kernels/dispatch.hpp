@@ -4,6 +4,7 @@
 #pragma once
 
 #include "kernels/kernel_table.hpp"
+#include "kernels/quantize.hpp"
 
 namespace bcast::kernels {
 
@@ -20,6 +21,18 @@ Selection select_kernels(bcast_opcode kernel_op, bcast_dtype dtype);
 // nullptr (the portable table has none: chains then run op by op).
 ChainFn select_chain(bcast_dtype dtype);
 
+// The active ISA's quantization kernels for u8 or i8 (the portable ones
+// where it has none); both null for any other dtype. `isa` names the table.
+struct QuantSelection {
+    QuantKernels kernels;
+    const char* isa;
+};
+QuantSelection select_quant_kernels(bcast_dtype dtype);
+
+// The active ISA's register kernels of a quantized binary op (u8/i8), or
+// none (the portable table has none: such lines run through f32 slots).
+QuantBinaryKernels select_quant_binary(bcast_opcode kernel_op, bcast_dtype dtype);
+
 // Name of the ISA new plans use ("scalar", "sse2", "avx2", "avx512", "neon").
 const char* active_isa_name();
 
@@ -32,5 +45,6 @@ bool set_max_isa(const char* name);
 // slots merged in (nullptr where it fills none, or the ISA is unavailable).
 bool isa_available(const char* name);
 const OpKernels* isa_own_kernels(const char* name, bcast_opcode kernel_op, bcast_dtype dtype);
+QuantKernels isa_quant_kernels(const char* name, bcast_dtype dtype);
 
 }  // namespace bcast::kernels

@@ -17,6 +17,11 @@ std::string kernel_op_json(const Plan& p) {
 }
 
 std::string plan_fields(const Plan& p) {
+    if (p.quantized) {  // dequantize, the op in f32, quantize: block by block
+        return layout_json(p) + ",\"kernel\":\"quantized\",\"requantize\":\"divide\"" +
+               ",\"in_registers\":" + (p.quantized->quant_binary ? "true" : "false") +
+               kernel_op_json(p) + ",\"elements_per_call\":" + std::to_string(p.quantized->block);
+    }
     std::string s = layout_json(p) + ",\"kernel\":" + quoted(inner_kind_name(p.kind, p.num_reads)) +
                     kernel_op_json(p) +
                     ",\"elements_per_call\":" + std::to_string(p.inner_count) +

@@ -4,6 +4,7 @@
 #include "plan/fused_plan.hpp"
 #include "plan/json.hpp"
 
+#include <array>
 #include <string>
 
 namespace bcast::plan {
@@ -27,7 +28,7 @@ std::string nodes_json(const Expression& e) {
 std::string inputs_json(const Expression& e) {
     std::string s = "[";
     for (std::size_t i = 0; i < e.num_inputs(); ++i) {
-        s += (i ? "," : "") + quoted(dtype_name(e.value_dtype(i)));
+        s += (i ? "," : "") + quoted(dtype_name(e.stored_dtype(i)));
     }
     return s + "]";
 }
@@ -59,8 +60,13 @@ std::string describe_json(const Expression& e, const FusedPlan* p) {
     std::string s = "{\"dtype\":" + quoted(dtype_name(e.dtype())) + ",\"inputs\":" + inputs_json(e) +
                     ",\"nodes\":" + nodes_json(e);
     if (e.num_nodes() > 0) s += ",\"output\":" + std::to_string(e.output());
+    if (e.quantized()) {
+        std::array<const Quantization*, kMaxInputs> q{};
+        for (std::size_t i = 0; i < e.num_inputs(); ++i) q[i] = e.input_quantization(i);
+        s += quantization_json(q.data(), e.num_inputs(), e.output_quantization());
+    }
     if (!p) return s + ",\"planned\":false}";
-    s += layout_json(*p) + ",\"kernel\":\"fused\",\"in_registers\":" + (p->chain ? "true" : "false") +
+    s += layout_json(*p) + ",\"kernel\":\"fused\",\"in_registers\":" + (p->chain || p->quant_binary ? "true" : "false") +
          ",\"elements_per_block\":" + std::to_string(p->block) +
          ",\"scratch_slots\":" + std::to_string(p->num_slots) + ",\"steps\":" + steps_json(*p) +
          ",\"streaming_stores\":" + (p->stream ? "true" : "false");

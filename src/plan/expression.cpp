@@ -22,20 +22,76 @@ Expression::Expression(bcast_dtype dtype, std::size_t num_inputs) : dtype_(dtype
     }
     input_dtypes_.assign(num_inputs, dtype);
     input_used_.assign(num_inputs, false);
+    input_quantization_.assign(num_inputs, std::nullopt);
     nodes_.reserve(kMaxNodes);
 }
 
-void Expression::set_input_dtype(std::size_t input, bcast_dtype dtype) {
+void Expression::check_input(std::size_t input) const {
     if (input >= num_inputs()) {
         fail(BCAST_ERROR_INVALID_ARGUMENT, "input " + std::to_string(input) + ": the expression has " +
                                                std::to_string(num_inputs()) + " inputs");
     }
-    if (!valid_dtype(dtype)) fail(BCAST_ERROR_INVALID_ARGUMENT, "unknown dtype " + std::to_string(dtype));
+}
+
+void Expression::check_unused(std::size_t input, const char* what) const {
     if (input_used_[input]) {
         fail(BCAST_ERROR_INVALID_STATE, "input " + std::to_string(input) +
-                                            " is already used by a node: set its dtype first");
+                                            " is already used by a node: set its " + what + " first");
     }
+}
+
+void Expression::set_input_dtype(std::size_t input, bcast_dtype dtype) {
+    check_input(input);
+    if (!valid_dtype(dtype)) fail(BCAST_ERROR_INVALID_ARGUMENT, "unknown dtype " + std::to_string(dtype));
+    check_unused(input, "dtype");
     input_dtypes_[input] = dtype;
+    input_quantization_[input].reset();
+}
+
+void Expression::set_input_quantization(std::size_t input, const Quantization& q) {
+    check_input(input);
+    check_quantization(q, ("input " + std::to_string(input)).c_str());
+    check_unused(input, "quantization");
+    input_dtypes_[input] = BCAST_DTYPE_F32;  // what the nodes see
+    input_quantization_[input] = q;
+}
+
+void Expression::set_output_quantization(const Quantization& q) {
+    check_quantization(q, "the output");
+    output_quantization_ = q;
+}
+
+const Quantization* Expression::input_quantization(std::size_t input) const {
+    return input < num_inputs() && input_quantization_[input] ? &*input_quantization_[input] : nullptr;
+}
+
+const Quantization* Expression::output_quantization() const {
+    return output_quantization_ ? &*output_quantization_ : nullptr;
+}
+
+Quantization Expression::quantization(std::size_t operand) const {
+    if (operand == BCAST_OUTPUT) {
+        if (!output_quantization_) fail(BCAST_ERROR_INVALID_STATE, "the output has no quantization");
+        return *output_quantization_;
+    }
+    check_input(operand);
+    if (!input_quantization_[operand]) {
+        fail(BCAST_ERROR_INVALID_STATE, "input " + std::to_string(operand) + " has no quantization");
+    }
+    return *input_quantization_[operand];
+}
+
+bool Expression::quantized() const {
+    if (output_quantization_) return true;
+    for (const auto& q : input_quantization_) {
+        if (q) return true;
+    }
+    return false;
+}
+
+bcast_dtype Expression::stored_dtype(std::size_t input) const {
+    const Quantization* q = input_quantization(input);
+    return q ? q->dtype : input_dtypes_[input];
 }
 
 bcast_dtype Expression::value_dtype(std::size_t value) const {

@@ -6,6 +6,7 @@
 // op without the dtype, too many nodes) is refused by add_node, naming it.
 #pragma once
 
+#include "core/quantization.hpp"
 #include "core/shape.hpp"
 
 #include <bcast/bcast.h>
@@ -13,6 +14,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace bcast::plan {
@@ -39,6 +41,23 @@ public:
     // condition. INVALID_STATE once a node uses the input.
     void set_input_dtype(std::size_t input, bcast_dtype dtype);
 
+    // A quantized input: stored as q.dtype (u8/i8), dequantized to f32 as it
+    // is read, so the nodes see an f32 value. INVALID_STATE once a node uses
+    // the input; INVALID_ARGUMENT / UNSUPPORTED for bad parameters.
+    void set_input_quantization(std::size_t input, const Quantization& q);
+    // The output quantized to q from its node's f32 result (the plan refuses
+    // any other result dtype).
+    void set_output_quantization(const Quantization& q);
+    // nullptr where the operand is not quantized.
+    const Quantization* input_quantization(std::size_t input) const;
+    const Quantization* output_quantization() const;
+    bool quantized() const;
+    // An input's or the output's (BCAST_OUTPUT) quantization: INVALID_ARGUMENT
+    // for a bad operand, INVALID_STATE where it has none.
+    Quantization quantization(std::size_t operand) const;
+    // What an input holds in memory: its quantized dtype, else its dtype.
+    bcast_dtype stored_dtype(std::size_t input) const;
+
     // Adds a node; returns its value id. The node's dtype is its operands'
     // (SELECT: its x and y; the condition must be BOOL).
     std::size_t add_node(bcast_opcode opcode, bcast_rule rule, int64_t axis,
@@ -57,9 +76,15 @@ public:
     std::size_t output() const;
 
 private:
+    // INVALID_ARGUMENT for a bad index; INVALID_STATE once a node uses it.
+    void check_input(std::size_t input) const;
+    void check_unused(std::size_t input, const char* what) const;
+
     bcast_dtype dtype_;
     std::vector<bcast_dtype> input_dtypes_;
     std::vector<bool> input_used_;
+    std::vector<std::optional<Quantization>> input_quantization_;
+    std::optional<Quantization> output_quantization_;
     std::vector<Node> nodes_;
     bool output_set_ = false;
     std::size_t output_ = 0;

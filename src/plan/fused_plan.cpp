@@ -15,6 +15,15 @@ namespace {
 
 using AxisMap = std::array<int, kMaxRank>;  // a value's axis -> final output axis, or -1
 
+kernels::QuantParams quant_params(const Quantization& q) {
+    kernels::QuantParams p;
+    p.scale = q.scale;
+    p.zero_point = q.zero_point;
+    p.lo = static_cast<float>(quantized_min(q.dtype) - q.zero_point);
+    p.hi = static_cast<float>(quantized_max(q.dtype) - q.zero_point);
+    return p;
+}
+
 std::string node_label(const Expression& e, std::size_t k) {
     return "node " + std::to_string(k) + " (" + op_info(e.node(k).opcode)->name + ")";
 }
@@ -59,7 +68,8 @@ Shapes resolve_nodes(const Expression& e, const Shape* inputs, const int64_t* co
             for (std::size_t j = 0; j < n.num_operands && count > 0; ++j) {
                 const std::size_t v = n.operands[j];
                 const bool input = v < e.num_inputs();
-                check_span(s.value[v], input && strides ? strides[v] : nullptr, dtype_size(e.value_dtype(v)));
+                check_span(s.value[v], input && strides ? strides[v] : nullptr,
+                           dtype_size(input ? e.stored_dtype(v) : e.value_dtype(v)));
             }
         } catch (const Error& err) {
             fail(err.status(), node_label(e, k) + ": " + err.what());
@@ -111,8 +121,13 @@ private:
         read.shape = &shapes_.value[input];
         read.strides = strides_ ? strides_[input] : nullptr;
         read.placement.out_axis = map;
-        read.elem_size = dtype_size(e_.value_dtype(input));
-        p_.leaf_gather[l] = kernels::select_kernels(BCAST_OP_COPY, e_.value_dtype(input)).kernels.strided;
+        read.elem_size = dtype_size(e_.stored_dtype(input));
+        p_.leaf_gather[l] = kernels::select_kernels(BCAST_OP_COPY, e_.stored_dtype(input)).kernels.strided;
+        if (const Quantization* q = e_.input_quantization(input)) {
+            p_.leaf_dequantize[l] = kernels::select_quant_kernels(q->dtype).kernels.dequantize;
+            p_.leaf_quant[l] = quant_params(*q);
+            p_.leaf_quant_dtype[l] = q->dtype;
+        }
         ++num_reads_;
         return Source{true, l};
     }
@@ -168,7 +183,7 @@ private:
 
 std::size_t widest_element(const FusedPlan& p) {
     std::size_t widest = p.elem_size[p.num_reads];
-    for (std::size_t l = 0; l < p.num_reads; ++l) widest = std::max(widest, p.elem_size[l]);
+    for (std::size_t l = 0; l < p.num_reads; ++l) widest = std::max(widest, slot_elem_size(p, l));
     for (std::size_t s = 0; s < p.num_steps; ++s) widest = std::max(widest, p.steps[s].out_size);
     return widest;
 }
@@ -234,7 +249,8 @@ void assign_slots(FusedPlan& p) {
         const int64_t stride = inner.stride[l];
         const bool pattern = p.leaf_period[l] > 0;
         leaf_scalar[l] = !single && !pattern && stride == 0;
-        const bool in_place = !pattern && (single || stride == 0 || stride == 1);
+        const bool in_place =
+            !pattern && !p.leaf_dequantize[l] && (single || stride == 0 || stride == 1);
         p.leaf_slot[l] = in_place ? kNoSlot : slots++;
     }
     std::vector<std::size_t> last_use(p.num_steps, 0);
@@ -251,7 +267,7 @@ void assign_slots(FusedPlan& p) {
     for (std::size_t s = 0; s < p.num_steps; ++s) {
         Step& step = p.steps[s];
         const bool last = s + 1 == p.num_steps;
-        if (!last || step.scalar) {
+        if (!last || step.scalar || p.quantize_out) {
             if (free_slots.empty()) {
                 step.slot = slots++;
             } else {
@@ -302,7 +318,7 @@ void resolve_calls(FusedPlan& p) {
         }
         step.call = Call::kStrided;
         const bool last = s + 1 == p.num_steps;
-        if (last && out_stride != 1) continue;
+        if (last && !p.quantize_out && out_stride != 1) continue;
         const kernels::OpKernels& k = step.kernels;
         if (step.num_operands == 2) {
             const bool xs = step.operand_scalar[0], ys = step.operand_scalar[1];
@@ -333,7 +349,10 @@ void choose_chain(FusedPlan& p) {
     if (p.num_steps < 2 || p.num_steps > kernels::kMaxChainLinks) return;
     if (p.nest.loops[p.nest.num_loops - 1].stride[out] != 1) return;
     const bcast_dtype dtype = p.steps[0].dtype;
-    if (p.out_dtype != dtype) return;
+    if (p.out_dtype != dtype || p.quantize_out) return;
+    for (std::size_t l = 0; l < p.num_reads; ++l) {
+        if (p.leaf_dequantize[l]) return;
+    }
     kernels::Chain chain{};
     for (std::size_t s = 0; s < p.num_steps; ++s) {
         const Step& step = p.steps[s];
@@ -361,6 +380,29 @@ void choose_chain(FusedPlan& p) {
     chain.num_links = p.num_steps;
     p.chain = kernels::select_chain(dtype);
     p.chain_links = chain;
+}
+
+// The register kernel of a quantized binary op: one step over two
+// quantized leaves of the output's dtype, each contiguous or constant along
+// the line (read in place), into a contiguous quantized output.
+void choose_quant_binary(FusedPlan& p) {
+    if (!p.quantize_out || p.num_steps != 1) return;
+    const Step& step = p.steps[0];
+    if (step.num_operands != 2 || step.call == Call::kScalar) return;
+    const Loop& inner = p.nest.loops[p.nest.num_loops - 1];
+    const bool single = inner.extent == 1;
+    if (!single && inner.stride[p.num_reads] != 1) return;
+    for (std::size_t j = 0; j < 2; ++j) {
+        const Source& src = step.operands[j];
+        if (!src.leaf) return;
+        const std::size_t l = src.index;
+        if (!p.leaf_dequantize[l] || p.leaf_period[l] > 0 || p.leaf_quant_dtype[l] != p.out_dtype) return;
+        if (!single && !p.leaf_scalar[l] && inner.stride[l] != 1) return;
+    }
+    const std::size_t x = step.operands[0].index, y = step.operands[1].index;
+    const kernels::QuantBinaryKernels k = kernels::select_quant_binary(step.kernel_op, p.out_dtype);
+    p.quant_binary = p.leaf_scalar[x] ? k.sv : p.leaf_scalar[y] ? k.vs : k.vv;
+    p.quant_binary_params = {p.leaf_quant[x], p.leaf_quant[y], p.out_quant};
 }
 
 // How the chain reads each leaf. Runs read in place come from memory (and
@@ -395,6 +437,16 @@ void plan_expression(const Expression& e, const Shape* inputs, const int64_t* co
     const Shapes shapes = resolve_nodes(e, inputs, strides);
     p.out = shapes.value[root];
     p.out_dtype = e.value_dtype(root);
+    if (const Quantization* q = e.output_quantization()) {
+        if (p.out_dtype != BCAST_DTYPE_F32) {
+            fail(BCAST_ERROR_UNSUPPORTED, "the output, " + node_label(e, root - e.num_inputs()) +
+                                              ", is " + dtype_name(p.out_dtype) +
+                                              ": only an f32 result can be quantized");
+        }
+        p.quantize_out = kernels::select_quant_kernels(q->dtype).kernels.quantize;
+        p.out_quant = quant_params(*q);
+        p.out_dtype = q->dtype;
+    }
 
     Composer composer(e, shapes, strides, p);
     AxisMap identity{};
@@ -408,6 +460,7 @@ void plan_expression(const Expression& e, const Shape* inputs, const int64_t* co
         resolve_calls(p);
         choose_chain(p);
         set_chain_leaves(p);
+        choose_quant_binary(p);
     }
     // Each input and the output moved once, plus each step's work weighed
     // as the bytes a plain op of its result moves.

@@ -16,6 +16,7 @@
 #include "core/shape.hpp"
 #include "plan/expression.hpp"
 #include "kernels/kernel_table.hpp"
+#include "kernels/quantize.hpp"
 #include "plan/layout.hpp"
 
 #include <array>
@@ -89,6 +90,20 @@ struct FusedPlan : Layout {
     // Per leaf: the period of a pattern read (0: none); a pattern leaf has a
     // slot that holds its period repeated over a block and one period more.
     std::array<std::size_t, kMaxInputs> leaf_period{};
+    // Per leaf: a quantized input is dequantized into its slot (every
+    // quantized leaf has one, constant ones too) as it is read.
+    std::array<kernels::DequantizeFn, kMaxInputs> leaf_dequantize{};
+    std::array<kernels::QuantParams, kMaxInputs> leaf_quant{};
+    std::array<bcast_dtype, kMaxInputs> leaf_quant_dtype{};
+    // A quantized output: the last step writes a slot, which is quantized
+    // into the output.
+    kernels::QuantizeFn quantize_out = nullptr;
+    kernels::QuantParams out_quant{};
+    // A quantized binary op over lines it reads in place (each operand
+    // contiguous or constant) runs in registers: dequantize, op, quantize
+    // in one kernel per block (kernels/quantize.hpp).
+    kernels::QuantBinaryFn quant_binary = nullptr;
+    kernels::QuantBinaryParams quant_binary_params{};
     std::array<Step, kMaxSteps> steps{};
     std::size_t num_steps = 0;  // the last one writes the output
 
@@ -106,6 +121,11 @@ struct FusedPlan : Layout {
     // are whole rows of lines, and its blocks run to the line's end.
     bool chain_whole_lines = false;
 };
+
+// The size of the elements leaf l's slot holds: f32 for a quantized leaf.
+inline std::size_t slot_elem_size(const FusedPlan& p, std::size_t l) {
+    return p.leaf_dequantize[l] ? sizeof(float) : p.elem_size[l];
+}
 
 // Plans e for these input shapes (user order), strides (NULL, or per input
 // NULL = contiguous) and output strides (NULL = contiguous). Throws Error

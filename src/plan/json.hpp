@@ -3,10 +3,12 @@
 // escaping.
 #pragma once
 
+#include "core/quantization.hpp"
 #include "plan/layout.hpp"
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 namespace bcast::plan {
@@ -46,6 +48,26 @@ inline std::string layout_json(const Layout& l) {
     return ",\"planned\":true,\"isa\":" + quoted(l.isa) +
            ",\"output_shape\":" + json_list(l.out.dims.data(), l.out.rank) +
            ",\"operands\":" + operands + ",\"loops\":" + loops_json(l.nest, l.num_reads + 1);
+}
+
+}  // namespace bcast::plan
+
+namespace bcast::plan {
+
+// ,"quantization":{"inputs":[{"dtype":"u8","scale":0.5,"zero_point":128},
+// null, ..],"output":{..} or null}: inputs [0, n), null where unset.
+inline std::string quantization_json(const Quantization* const* inputs, std::size_t n,
+                                     const Quantization* output) {
+    const auto one = [](const Quantization* q) -> std::string {
+        if (!q) return "null";
+        char scale[32];
+        std::snprintf(scale, sizeof scale, "%.9g", static_cast<double>(q->scale));
+        return std::string("{\"dtype\":") + quoted(q->dtype == BCAST_DTYPE_I8 ? "i8" : "u8") +
+               ",\"scale\":" + scale + ",\"zero_point\":" + std::to_string(q->zero_point) + "}";
+    };
+    std::string s = ",\"quantization\":{\"inputs\":[";
+    for (std::size_t i = 0; i < n; ++i) s += (i ? "," : "") + one(inputs[i]);
+    return s + "],\"output\":" + one(output) + "}";
 }
 
 }  // namespace bcast::plan

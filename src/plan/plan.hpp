@@ -6,12 +6,14 @@
 #include "core/shape.hpp"
 #include "kernels/kernel_table.hpp"
 #include "kernels/simd/tuning.hpp"
+#include "plan/fused_plan.hpp"
 #include "plan/layout.hpp"
 #include "rules/rules.hpp"
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace bcast::plan {
@@ -39,6 +41,10 @@ struct Plan : Layout {
                                    // the last two loops (rows x inner_count)
     InnerKind kind = InnerKind::Empty;
     kernels::OpKernels kernels{};
+    // A quantized op is the one-node expression dequantize, op, quantize:
+    // that expression's plan runs it, and the layout above is that plan's
+    // (handles/operator.cpp).
+    std::unique_ptr<const FusedPlan> quantized;
 };
 
 struct PlanRequest {

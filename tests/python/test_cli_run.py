@@ -12,6 +12,8 @@ import subprocess
 import numpy as np
 import pytest
 
+from qdq_oracle import qdq
+
 CLI = os.environ["BCAST_CLI"]
 RNG = np.random.default_rng(7)
 
@@ -62,6 +64,12 @@ RESULTS = [
     ("logical_xor bool", ["--op", "logical_xor"], [COND, COND.T], COND ^ COND.T),
     ("add on 3 threads", ["--op", "add", "--threads", "3"], [BIG, ROW], BIG + ROW),
     ("sub on every CPU", ["--op", "sub", "--threads", "0"], [BIG, ROW], BIG - ROW),
+    ("quantized u8 add", ["--op", "add", "--quant", "0.02:128", "--quant", "0.05:120",
+                          "--quant", "0.04:3"], [U, U[0]],
+     qdq("ADD", U, U[0], (0.02, 128), (0.05, 120), (0.04, 3), "u8")),
+    ("quantized i8 mul", ["--op", "mul", "--quant", "0.1:-3", "--quant", "0.2:5",
+                          "--quant", "0.3:0"], [U.astype("i1"), U[:, :1].astype("i1")],
+     qdq("MUL", U.astype("i1"), U[:, :1].astype("i1"), (0.1, -3), (0.2, 5), (0.3, 0), "i8")),
 ]
 
 
@@ -162,6 +170,10 @@ REFUSALS = [
     ("no inputs", ["--op", "add"], [], 2, "no input files given"),
     ("unknown op", ["--op", "frob"], ["f4", "f4"], 2, "unknown op"),
     ("bad --threads", ["--op", "add", "--threads", "-1"], ["f4", "f4"], 2, "bad --threads"),
+    ("bad --quant", ["--op", "add", "--quant", "x"], ["f4", "f4"], 2, "bad --quant 'x'"),
+    ("--quant count", ["--op", "add", "--quant", "1:0"], ["f4", "f4"], 2, "--quant given 1 times"),
+    ("--quant on f32", ["--op", "add"] + ["--quant", "1:0"] * 3, ["f4", "f4"], 1,
+     "only u8 and i8 ops are quantized"),
 ]
 
 

@@ -54,4 +54,29 @@ BCAST_SIMD_ISAS(BCAST_DEFINE_ISA_KERNELS)
 BCAST_SIMD_ISAS(BCAST_DEFINE_ISA_CHAINS)
 #undef BCAST_DEFINE_ISA_CHAINS
 
+// Each ISA's quantization kernels (its <isa>_quant object), or none.
+#define BCAST_DEFINE_ISA_QUANTS(isa, arch)                 \
+    QuantKernels isa::quants(bcast_dtype dtype) {          \
+        if constexpr (built_isas::isa) {                   \
+            return quant_kernels(dtype);                   \
+        } else {                                           \
+            (void)dtype;                                   \
+            return {};                                     \
+        }                                                  \
+    }
+BCAST_SIMD_ISAS(BCAST_DEFINE_ISA_QUANTS)
+#undef BCAST_DEFINE_ISA_QUANTS
+
+#define BCAST_DEFINE_ISA_QUANT_BINARIES(isa, arch)                                   \
+    QuantBinaryKernels isa::quant_binaries(bcast_opcode kernel_op, bcast_dtype dtype) { \
+        if constexpr (built_isas::isa) {                                             \
+            return quant_binary_kernels(kernel_op, dtype);                           \
+        } else {                                                                     \
+            (void)kernel_op, (void)dtype;                                            \
+            return {};                                                               \
+        }                                                                            \
+    }
+BCAST_SIMD_ISAS(BCAST_DEFINE_ISA_QUANT_BINARIES)
+#undef BCAST_DEFINE_ISA_QUANT_BINARIES
+
 }  // namespace bcast::kernels

@@ -3,6 +3,8 @@
 //  - one lookup per op family (kernels/families.hpp), defined in the
 //    generated translation unit <isa>_<family>.cpp, built with that ISA's
 //    flags (src/CMakeLists.txt, kernels/family_kernels.cpp.in);
+//  - chains() and quants(): its chain and quantization kernels (the
+//    <isa>_chain and <isa>_quant objects), empty where the build lacks it;
 //  - kernels(): the OpKernels that ISA fills for (kernel op, dtype), or
 //    nullptr, asking its families in turn (isa_kernels.cpp, baseline code);
 //    always nullptr for an ISA this build does not have.
@@ -13,6 +15,7 @@
 #include "kernels/families.hpp"
 #include "kernels/isas.hpp"
 #include "kernels/kernel_table.hpp"
+#include "kernels/quantize.hpp"
 
 namespace bcast::kernels {
 
@@ -24,6 +27,10 @@ namespace bcast::kernels {
     const OpKernels* kernels(bcast_opcode kernel_op, bcast_dtype dtype);       \
     ChainFn chain_kernel(bcast_dtype dtype);                                   \
     ChainFn chains(bcast_dtype dtype);                                         \
+    QuantKernels quant_kernels(bcast_dtype dtype);                             \
+    QuantKernels quants(bcast_dtype dtype);                                    \
+    QuantBinaryKernels quant_binary_kernels(bcast_opcode kernel_op, bcast_dtype dtype); \
+    QuantBinaryKernels quant_binaries(bcast_opcode kernel_op, bcast_dtype dtype);       \
     }
 BCAST_SIMD_ISAS(BCAST_DECLARE_ISA)
 #undef BCAST_DECLARE_ISA

@@ -1,0 +1,88 @@
+"""bcast.qlinear: 8-bit quantized element-wise ops, exactly ONNX's QDQ graph.
+
+A u8 or i8 array q stands for scale * (q - zero_point). qlinear dequantizes
+each input, runs the op in float32 and quantizes the result to (y_scale,
+y_zero_point), rounding half to even and saturating: bit for bit what
+DequantizeLinear -> op -> QuantizeLinear gives (docs/quantization.md). It is
+one more function on the package's one call path (_call.py): its plans are
+cached under the op, the rule and axis and the quantization parameters.
+"""
+
+import numpy as np
+
+from . import _arrays, _enums
+from ._call import count_hit, execute, key, planned, run_cached
+from ._library import check, lib
+from ._plans import OP, Plan, new_handle
+from ._pool import pool_for
+
+# The C API's BCAST_OUTPUT: the output operand.
+_OUTPUT = (1 << 64) - 1
+_QUANTIZED = (np.dtype(np.uint8), np.dtype(np.int8))
+
+
+def _scale(value, what):
+    """A scale as the library takes it: a float32 (the library refuses zero,
+    negative, subnormal and non-finite ones)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.floating,
+                                                                     np.integer)):
+        raise TypeError("%s must be a float, not %s" % (what, type(value).__name__))
+    return float(np.float32(value))
+
+
+def qlinear(op, a, b, a_scale, a_zero_point, b_scale, b_zero_point, y_scale, y_zero_point, *,
+            rule="numpy", axis=-1, out=None, threads=None):
+    """qlinear(op, a, b, a_scale, a_zero_point, b_scale, b_zero_point, y_scale,
+    y_zero_point, *, rule="numpy", axis=-1, out=None, threads=None)
+
+    op(a, b) on quantized uint8 or int8 arrays (both of one dtype), as ONNX
+    Runtime's QLinearAdd takes its arguments: each array with its scale and
+    zero point, then the output's. op: "add", "sub", "rsub", "mul", "div",
+    "rdiv", "max", "min", "squared_difference" or "prelu". Returns an array of
+    the inputs' dtype (or out=). rule, axis, out and threads as for bcast.add.
+    """
+    what = "bcast.qlinear"
+    if type(out) is tuple:
+        if len(out) != 1:
+            raise TypeError("%s: out must be one array, not a tuple of %d" % (what, len(out)))
+        out = out[0]
+    axis = _arrays.as_axis(axis, what)
+    pool = pool_for(threads, what)
+    params = (_scale(a_scale, what + ": a_scale"),
+              _arrays.as_int(a_zero_point, what + ": a_zero_point"),
+              _scale(b_scale, what + ": b_scale"),
+              _arrays.as_int(b_zero_point, what + ": b_zero_point"),
+              _scale(y_scale, what + ": y_scale"),
+              _arrays.as_int(y_zero_point, what + ": y_zero_point"))
+    head = ("qlinear", op, rule, axis, params)
+    result = run_cached(head, (a, b), out, pool)
+    if result is not None:
+        return result
+    for name, value in (("a", a), ("b", b)):
+        dtype = getattr(value, "dtype", None)
+        if dtype is None or np.dtype(dtype).newbyteorder("=") not in _QUANTIZED:
+            raise TypeError("%s: %s must be a uint8 or int8 array, not %s"
+                            % (what, name, dtype if dtype is not None else type(value).__name__))
+    arrays, code, storage = _arrays.prepare_data((a, b), None, what)
+    if out is not None:
+        _arrays.check_out(out, storage, what)
+    opcode, rule_code = _enums.opcode(op), _enums.rule_code(rule)
+    if not all(-2 ** 31 <= z < 2 ** 31 for z in params[1::2]):
+        raise OverflowError("%s: a zero point does not fit int32" % what)
+
+    def make():
+        handle = new_handle(opcode, code, rule_code, axis)
+        try:
+            for operand, scale, zero_point in ((0, params[0], params[1]), (1, params[2], params[3]),
+                                               (_OUTPUT, params[4], params[5])):
+                check(lib.bcast_op_set_quantization(handle, operand, scale, zero_point))
+        except BaseException:
+            lib.bcast_op_destroy(handle)
+            raise
+        return Plan(OP, handle, what, storage)
+
+    plan, hit = planned(key(head, arrays, out), make, arrays, out)
+    result = execute(plan, arrays, out, pool)
+    if hit:
+        count_hit()
+    return result

@@ -1,0 +1,73 @@
+// The quantization kernels every ISA fills: DequantizeLinear into f32 and
+// QuantizeLinear from f32, for u8 and i8 (core/quantization.hpp). A
+// quantized op or expression runs its f32 kernels between them
+// (exec/fused_execute.cpp). The element definitions below are the
+// reference: every ISA's kernels give exactly what they give.
+#pragma once
+
+#include <bcast/bcast.h>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+namespace bcast::kernels {
+
+// One operand's parameters as the kernels use them, fixed by the plan.
+struct QuantParams {
+    float scale = 1.0f;
+    int32_t zero_point = 0;
+    // Quantize: the quotient's bounds qmin - zero_point and qmax - zero_point
+    // (whole numbers), where qmin/qmax are the dtype's range narrowed by any
+    // output clamp. Clamping before rounding gives what rounding then
+    // saturating gives, and keeps infinities and huge quotients out of the
+    // conversion to int.
+    float lo = 0.0f;
+    float hi = 255.0f;
+};
+
+// out[i] = (q[i * stride] - zero_point) * scale in f32: the difference is an
+// exact integer (|q - zp| <= 255), converted exactly, multiplied once.
+inline float dequantize_one(int32_t q, const QuantParams& p) {
+    return static_cast<float>(q - p.zero_point) * p.scale;
+}
+
+// round_half_even(clamp(v / scale, lo, hi)) + zero_point: the IEEE f32
+// quotient (never a reciprocal, never double), NaN to lo (the comparisons
+// fail), ties to even (the default rounding mode).
+inline int32_t quantize_one(float v, const QuantParams& p) {
+    float q = v / p.scale;
+    q = q >= p.lo ? q : p.lo;
+    q = q <= p.hi ? q : p.hi;
+    return static_cast<int32_t>(std::nearbyint(q)) + p.zero_point;
+}
+
+// q: u8 or i8 elements at a stride (in elements; 0 and negative allowed).
+using DequantizeFn = void (*)(std::size_t n, const void* q, std::ptrdiff_t stride, float* out,
+                              const QuantParams& p);
+using QuantizeFn = void (*)(std::size_t n, const float* v, void* q, std::ptrdiff_t stride,
+                            const QuantParams& p);
+
+struct QuantKernels {
+    DequantizeFn dequantize = nullptr;
+    QuantizeFn quantize = nullptr;
+};
+
+// A quantized binary op in registers, for a line whose operands are each
+// contiguous or one element (x_scalar / y_scalar, fixed per kernel) into a
+// contiguous output: out[i] = Q(DQ(x[i]) op DQ(y[i])), with the op's own f32
+// definition (kernels/ops), so exactly what dequantizing into f32, running
+// the f32 kernel and quantizing gives, in one pass.
+struct QuantBinaryParams {
+    QuantParams x, y, out;
+};
+using QuantBinaryFn = void (*)(std::size_t n, const void* x, const void* y, void* out,
+                               const QuantBinaryParams& p);
+struct QuantBinaryKernels {
+    QuantBinaryFn vv = nullptr, vs = nullptr, sv = nullptr;
+};
+
+// The portable kernels for u8 or i8; nullptr for any other dtype.
+const QuantKernels* portable_quant_kernels(bcast_dtype dtype);
+
+}  // namespace bcast::kernels

@@ -1,0 +1,161 @@
+// Every ISA's quantization kernels against the portable ones, bit for bit,
+// and the portable ones against a reference written here from ONNX's
+// operator text (double-checked arithmetic, not the kernels' code).
+#include "kernels/dispatch.hpp"
+#include "kernels/isas.hpp"
+#include "kernels/quantize.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+using bcast::kernels::QuantKernels;
+using bcast::kernels::QuantParams;
+
+namespace {
+
+std::vector<std::string> host_isas() {
+    std::vector<std::string> isas;
+#define BCAST_ISA_NAME(isa, arch) #isa,
+    for (const char* name : {BCAST_SIMD_ISAS(BCAST_ISA_NAME)}) {
+        if (bcast::kernels::isa_available(name)) isas.emplace_back(name);
+    }
+#undef BCAST_ISA_NAME
+    return isas;
+}
+
+QuantParams params(float scale, int32_t zp, bool i8) {
+    QuantParams p;
+    p.scale = scale;
+    p.zero_point = zp;
+    p.lo = static_cast<float>((i8 ? -128 : 0) - zp);
+    p.hi = static_cast<float>((i8 ? 127 : 255) - zp);
+    return p;
+}
+
+// QuantizeLinear: saturate(round_half_even(v / scale) + zp), NaN to the
+// dtype's minimum. The quotient is float's (the operator's precision); its
+// rounding is decided here by comparing with the nearest integers.
+int32_t reference_quantize(float v, float scale, int32_t zp, bool i8) {
+    const int32_t qmin = i8 ? -128 : 0, qmax = i8 ? 127 : 255;
+    const float x = v / scale;
+    if (std::isnan(x)) return qmin;
+    if (x >= 1e6f) return qmax;
+    if (x <= -1e6f) return qmin;
+    const double d = x;
+    const double down = std::floor(d), frac = d - down;
+    int64_t r = static_cast<int64_t>(down);
+    if (frac > 0.5 || (frac == 0.5 && (r % 2 != 0))) ++r;
+    r += zp;
+    return static_cast<int32_t>(r < qmin ? qmin : r > qmax ? qmax : r);
+}
+
+// Values that probe every path: ties, near-ties, zero signs, the range's
+// edges, huge and non-finite values, random ones.
+std::vector<float> probe_values(float scale) {
+    std::vector<float> v;
+    for (int k = -300; k <= 300; ++k) {
+        const float t = (static_cast<float>(k) + 0.5f) * scale;
+        v.push_back(t);
+        v.push_back(std::nextafter(t, 1e30f));
+        v.push_back(std::nextafter(t, -1e30f));
+        v.push_back(static_cast<float>(k) * scale);
+    }
+    const float inf = std::numeric_limits<float>::infinity();
+    for (float x : {0.0f, -0.0f, inf, -inf, std::numeric_limits<float>::quiet_NaN(),
+                    std::numeric_limits<float>::max(), -std::numeric_limits<float>::max(),
+                    std::numeric_limits<float>::denorm_min(), 1e30f, -1e30f, 3e9f, -3e9f}) {
+        v.push_back(x);
+    }
+    std::mt19937 rng(42);
+    std::uniform_real_distribution<float> any(-400.0f, 400.0f);
+    for (int k = 0; k < 3000; ++k) v.push_back(any(rng) * scale);
+    return v;
+}
+
+const float kScales[] = {1.0f, 0.125f, 0.1f, 0.0078125f, 3.7e-5f, 1e-10f, 1e10f, 0.3333333f,
+                         1.17549435e-38f, 3.4e38f};
+
+}  // namespace
+
+TEST_CASE("portable quantize is QuantizeLinear, half to even, saturating", "[quant]") {
+    for (bool i8 : {false, true}) {
+        const bcast_dtype dt = i8 ? BCAST_DTYPE_I8 : BCAST_DTYPE_U8;
+        const QuantKernels* k = bcast::kernels::portable_quant_kernels(dt);
+        REQUIRE(k != nullptr);
+        for (float scale : kScales) {
+            for (int32_t zp : {i8 ? -128 : 0, i8 ? 127 : 255, i8 ? -3 : 128}) {
+                const std::vector<float> v = probe_values(scale);
+                std::vector<unsigned char> out(v.size());
+                k->quantize(v.size(), v.data(), out.data(), 1, params(scale, zp, i8));
+                for (std::size_t i = 0; i < v.size(); ++i) {
+                    const int32_t got = i8 ? static_cast<int8_t>(out[i]) : out[i];
+                    INFO("v=" << v[i] << " scale=" << scale << " zp=" << zp);
+                    REQUIRE(got == reference_quantize(v[i], scale, zp, i8));
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("portable dequantize is (q - zp) * scale", "[quant]") {
+    const QuantKernels* k = bcast::kernels::portable_quant_kernels(BCAST_DTYPE_I8);
+    std::vector<int8_t> q(256);
+    for (int i = 0; i < 256; ++i) q[static_cast<std::size_t>(i)] = static_cast<int8_t>(i - 128);
+    std::vector<float> out(256);
+    k->dequantize(256, q.data(), 1, out.data(), params(0.1f, 5, true));
+    for (int i = 0; i < 256; ++i) {
+        REQUIRE(out[static_cast<std::size_t>(i)] == static_cast<float>(i - 128 - 5) * 0.1f);
+    }
+    // a negative stride reads backwards
+    k->dequantize(3, q.data() + 255, -1, out.data(), params(1.0f, 0, true));
+    REQUIRE(out[0] == 127.0f);
+    REQUIRE(out[2] == 125.0f);
+}
+
+TEST_CASE("every ISA's quantization kernels match the portable ones", "[quant][simd][bit-for-bit]") {
+    for (const std::string& isa : host_isas()) {
+        for (bool i8 : {false, true}) {
+            const bcast_dtype dt = i8 ? BCAST_DTYPE_I8 : BCAST_DTYPE_U8;
+            const QuantKernels* portable = bcast::kernels::portable_quant_kernels(dt);
+            const QuantKernels fast = bcast::kernels::isa_quant_kernels(isa.c_str(), dt);
+            REQUIRE(fast.quantize != nullptr);
+            REQUIRE(fast.dequantize != nullptr);
+            for (float scale : kScales) {
+                const int32_t zp = i8 ? -7 : 133;
+                const QuantParams p = params(scale, zp, i8);
+                const std::vector<float> v = probe_values(scale);
+                // every length up to a few vectors, and the whole probe
+                for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{17},
+                                      std::size_t{63}, std::size_t{129}, v.size()}) {
+                    std::vector<unsigned char> want(n + 1, 0xAB), got(n + 1, 0xAB);
+                    portable->quantize(n, v.data(), want.data(), 1, p);
+                    fast.quantize(n, v.data(), got.data(), 1, p);
+                    INFO(isa << " i8=" << i8 << " scale=" << scale << " n=" << n);
+                    REQUIRE(want == got);  // the byte past the end untouched too
+                }
+                std::vector<unsigned char> want(v.size() * 3, 0), got(v.size() * 3, 0);
+                portable->quantize(v.size(), v.data(), want.data(), 3, p);
+                fast.quantize(v.size(), v.data(), got.data(), 3, p);
+                REQUIRE(want == got);
+                std::vector<unsigned char> bytes(1000);
+                for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<unsigned char>(i * 37 + 11);
+                for (std::ptrdiff_t stride : {1, 2, -1, 0}) {
+                    const std::size_t n = 300;
+                    const unsigned char* from = stride < 0 ? bytes.data() + 999 : bytes.data();
+                    std::vector<float> dw(n), dg(n);
+                    portable->dequantize(n, from, stride, dw.data(), p);
+                    fast.dequantize(n, from, stride, dg.data(), p);
+                    INFO(isa << " dequantize stride " << stride);
+                    REQUIRE(std::memcmp(dw.data(), dg.data(), n * sizeof(float)) == 0);
+                }
+            }
+        }
+    }
+}

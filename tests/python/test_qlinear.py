@@ -1,0 +1,91 @@
+"""bcast.qlinear against the QDQ graph in numpy (qdq_oracle.py), and its
+argument checks (pytest, on the package's call path)."""
+import numpy as np
+import pytest
+
+import bcast
+from qdq_oracle import NP_DT, RANGE, qdq
+
+
+@pytest.mark.parametrize("dtype", ["u8", "i8"])
+@pytest.mark.parametrize("op", ["add", "sub", "mul", "max", "rsub", "prelu"])
+def test_qlinear_every_byte_pair(op, dtype):
+    lo, hi = RANGE[dtype]
+    a = np.arange(lo, hi + 1).astype(NP_DT[dtype]).reshape(256, 1)
+    b = a.reshape(1, 256)
+    pa, pb, py = (0.0173, lo + 40), (0.0421, hi - 9), (0.0362, lo + 128)
+    want = qdq(op.upper(), a, b, pa, pb, py, dtype)
+    got = bcast.qlinear(op, a, b, *pa, *pb, *py)
+    assert got.dtype == NP_DT[dtype] and np.array_equal(got, want)
+    # again from the plan cache, into out=, on two threads
+    out = np.empty_like(want)
+    assert bcast.qlinear(op, a, b, *pa, *pb, *py, out=out, threads=2) is out
+    assert np.array_equal(out, want)
+
+
+def test_qlinear_rules_and_strides():
+    rng = np.random.default_rng(1)
+    x = rng.integers(0, 256, (2, 3, 4, 5)).astype(np.uint8)
+    y = rng.integers(0, 256, (3, 4)).astype(np.uint8)
+    p = ((0.1, 100), (0.2, 7), (0.15, 128))
+    got = bcast.qlinear("mul", x[:, :, ::-1], y, *p[0], *p[1], *p[2], rule="pdpd", axis=1)
+    want = qdq("MUL", x[:, :, ::-1], y.reshape(1, 3, 4, 1), *p, "u8")
+    assert np.array_equal(got, want)
+
+
+def test_qlinear_refusals():
+    a = np.zeros(4, np.uint8)
+    with pytest.raises(TypeError, match="uint8 or int8"):
+        bcast.qlinear("add", a.astype(np.float32), a, 1.0, 0, 1.0, 0, 1.0, 0)
+    with pytest.raises(TypeError, match="different dtypes"):
+        bcast.qlinear("add", a, a.astype(np.int8), 1.0, 0, 1.0, 0, 1.0, 0)
+    with pytest.raises(bcast.InvalidArgumentError, match="input 1: the scale"):
+        bcast.qlinear("add", a, a, 1.0, 0, 0.0, 0, 1.0, 0)
+    with pytest.raises(bcast.InvalidArgumentError, match="the output: the zero point 256"):
+        bcast.qlinear("add", a, a, 1.0, 0, 1.0, 0, 1.0, 256)
+    with pytest.raises(bcast.UnsupportedError, match="no quantized form"):
+        bcast.qlinear("pow", a, a, 1.0, 0, 1.0, 0, 1.0, 0)
+    with pytest.raises(TypeError, match="a_scale must be a float"):
+        bcast.qlinear("add", a, a, "1", 0, 1.0, 0, 1.0, 0)
+    with pytest.raises(TypeError, match="a_zero_point must be an int"):
+        bcast.qlinear("add", a, a, 1.0, 0.5, 1.0, 0, 1.0, 0)
+    with pytest.raises(TypeError, match="out has dtype"):
+        bcast.qlinear("add", a, a, 1.0, 0, 1.0, 0, 1.0, 0, out=np.empty(4, np.int8))
+    with pytest.raises(ValueError, match="unknown op"):
+        bcast.qlinear("plus", a, a, 1.0, 0, 1.0, 0, 1.0, 0)
+
+
+def test_fuse_with_quantized_input_and_output():
+    from qdq_oracle import dequantize, quantize
+    rng = np.random.default_rng(4)
+    x = rng.integers(0, 256, (2, 8, 6, 5)).astype(np.uint8)
+    s = rng.uniform(-2, 2, (1, 8, 1, 1)).astype(np.float32)
+    b = rng.uniform(-1, 1, (8, 1, 1)).astype(np.float32)
+    for out_dtype, zp in (("u8", 128), ("i8", -2)):
+        f = bcast.fuse(lambda x, s, b: x * s + b, quantized={0: (0.02, 17)},
+                       output=(out_dtype, 0.05, zp))
+        want = quantize(dequantize(x, 0.02, 17) * s + b, 0.05, zp, out_dtype)
+        got = f(x, s, b)
+        assert got.dtype == NP_DT[out_dtype] and np.array_equal(got, want)
+        assert np.array_equal(f(x, s, b), want)  # from the plan cache
+    # a float32 result when only the input is quantized; a Python constant
+    f = bcast.fuse(lambda x, b: x * 0.5 + b, quantized={0: (0.1, 3)})
+    got = f(x, b)
+    want = dequantize(x, 0.1, 3) * np.float32(0.5) + b
+    assert got.dtype == np.float32 and np.array_equal(got, want)
+
+
+def test_fuse_quantization_refusals():
+    x = np.zeros(4, np.uint8)
+    f = bcast.fuse(lambda x, y: x + y, quantized={0: (0.1, 3)})
+    with pytest.raises(TypeError, match="argument 0 is quantized"):
+        f(x.astype(np.float32), np.zeros(4, np.float32))
+    with pytest.raises(ValueError, match="quantized argument 2"):
+        bcast.fuse(lambda x, y: x + y, quantized={2: (0.1, 3)})
+    with pytest.raises(TypeError, match="uint8 or int8"):
+        bcast.fuse(lambda x: x + x, output=("f32", 1.0, 0))
+    with pytest.raises(bcast.InvalidArgumentError, match="input 0: the scale"):
+        bcast.fuse(lambda x, y: x + y, quantized={0: (-1.0, 3)})(x, np.zeros(4, np.float32))
+    g = bcast.fuse(lambda x, y: x < y, quantized={0: (0.1, 3)}, output=("u8", 1.0, 0))
+    with pytest.raises(bcast.UnsupportedError, match="only an f32 result can be quantized"):
+        g(x, np.zeros(4, np.float32))

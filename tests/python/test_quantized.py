@@ -1,0 +1,350 @@
+"""Quantized ops and expressions through the C API, against the QDQ graph in
+numpy (qdq_oracle.py; pytest). The byte-pair tests cover all 65,536 pairs of
+each op and dtype for several parameter sets.
+"""
+import ctypes
+import os
+
+import numpy as np
+import pytest
+
+from qdq_oracle import (F32, NP_DT, RANGE, SPECIAL, all_pairs, dequantize, qdq, quantize,
+                        random_params, shift_params)
+
+np.seterr(all="ignore")
+
+OK, INVALID_ARGUMENT, UNSUPPORTED, INVALID_STATE = 0, 1, 3, 6
+OUTPUT = ctypes.c_size_t(-1).value
+DT = dict(f32=0, i8=4, u8=5, i32=8)
+RULE = dict(none=0, numpy=1, unidirectional=2, pdpd=3, onnx_legacy=4, ncnn=5)
+PARAM_RULE, PARAM_AXIS = 0, 1
+OP = dict(ADD=0, SUB=1, MUL=2, DIV=3, MAX=4, MIN=5, POW=6, RSUB=7, RDIV=8,
+          SQUARED_DIFFERENCE=20, PRELU=21, EQUAL=22, MEAN=36)
+# ---------------------------------------------------------------------------
+# The library
+
+
+@pytest.fixture(scope="module")
+def lib():
+    path = os.environ.get("BCAST_LIBRARY")
+    if not path:
+        pytest.skip("BCAST_LIBRARY is not set")
+    lib = ctypes.CDLL(path, mode=os.RTLD_LOCAL)
+    p = ctypes.c_void_p
+    sz = ctypes.c_size_t
+    i64p = ctypes.POINTER(ctypes.c_int64)
+    lib.bcast_op_create.argtypes = [ctypes.c_int32, ctypes.c_int32, ctypes.POINTER(p)]
+    lib.bcast_op_set_param.argtypes = [p, ctypes.c_int32, ctypes.c_int64]
+    lib.bcast_op_set_quantization.argtypes = [p, sz, ctypes.c_float, ctypes.c_int32]
+    lib.bcast_op_get_quantization.argtypes = [p, sz, ctypes.POINTER(ctypes.c_float),
+                                              ctypes.POINTER(ctypes.c_int32)]
+    lib.bcast_op_plan.argtypes = [p, sz, ctypes.POINTER(sz), ctypes.POINTER(i64p),
+                                  ctypes.POINTER(i64p), i64p]
+    lib.bcast_op_plan_to.argtypes = [p, sz, ctypes.POINTER(sz), ctypes.POINTER(i64p),
+                                     ctypes.POINTER(i64p), sz, i64p, i64p, sz, i64p]
+    lib.bcast_op_execute.argtypes = [p, ctypes.POINTER(p), p]
+    lib.bcast_op_execute_task.argtypes = [p, ctypes.POINTER(p), p, sz, sz]
+    lib.bcast_op_describe.argtypes = [p, ctypes.c_char_p, sz]
+    lib.bcast_op_describe.restype = sz
+    lib.bcast_op_destroy.argtypes = [p]
+    lib.bcast_expr_create.argtypes = [ctypes.c_int32, sz, ctypes.POINTER(p)]
+    lib.bcast_expr_set_quantization.argtypes = [p, sz, ctypes.c_int32, ctypes.c_float,
+                                                ctypes.c_int32]
+    lib.bcast_expr_get_quantization.argtypes = [p, sz, ctypes.POINTER(ctypes.c_int32),
+                                                ctypes.POINTER(ctypes.c_float),
+                                                ctypes.POINTER(ctypes.c_int32)]
+    lib.bcast_expr_add_node.argtypes = [p, ctypes.c_int32, ctypes.c_int32, ctypes.c_int64, sz,
+                                        ctypes.POINTER(sz), ctypes.POINTER(sz)]
+    lib.bcast_expr_plan.argtypes = lib.bcast_op_plan.argtypes
+    lib.bcast_expr_execute.argtypes = [p, ctypes.POINTER(p), p]
+    lib.bcast_expr_describe.argtypes = [p, ctypes.c_char_p, sz]
+    lib.bcast_expr_describe.restype = sz
+    lib.bcast_expr_destroy.argtypes = [p]
+    lib.bcast_last_error.restype = ctypes.c_char_p
+    return lib
+
+
+def message(lib):
+    return lib.bcast_last_error().decode()
+
+
+def layout(arrays):
+    """ranks, dims and element strides of numpy arrays, as bcast_op_plan takes them."""
+    n = len(arrays)
+    ranks = (ctypes.c_size_t * n)(*[a.ndim for a in arrays])
+    keep = []
+    dims = (ctypes.POINTER(ctypes.c_int64) * n)()
+    strides = (ctypes.POINTER(ctypes.c_int64) * n)()
+    for i, a in enumerate(arrays):
+        d = (ctypes.c_int64 * max(a.ndim, 1))(*a.shape)
+        s = (ctypes.c_int64 * max(a.ndim, 1))(*[st // a.itemsize for st in a.strides])
+        keep += [d, s]
+        dims[i] = ctypes.cast(d, ctypes.POINTER(ctypes.c_int64))
+        strides[i] = ctypes.cast(s, ctypes.POINTER(ctypes.c_int64))
+    return ranks, dims, strides, keep
+
+
+def pointers(arrays):
+    return (ctypes.c_void_p * len(arrays))(*[a.ctypes.data for a in arrays])
+
+
+class QOp:
+    def __init__(self, lib, op, dtype, params, py, rule="numpy", axis=-1):
+        self.lib = lib
+        self.h = ctypes.c_void_p()
+        assert lib.bcast_op_create(OP[op], DT[dtype], ctypes.byref(self.h)) == OK
+        assert lib.bcast_op_set_param(self.h, PARAM_RULE, RULE[rule]) == OK
+        assert lib.bcast_op_set_param(self.h, PARAM_AXIS, axis) == OK
+        for i, (scale, zp) in enumerate(params):
+            assert lib.bcast_op_set_quantization(self.h, i, scale, zp) == OK, message(lib)
+        assert lib.bcast_op_set_quantization(self.h, OUTPUT, py[0], py[1]) == OK, message(lib)
+
+    def run(self, inputs, out):
+        ranks, dims, strides, keep = layout(inputs)
+        ostr = (ctypes.c_int64 * max(out.ndim, 1))(*[s // out.itemsize for s in out.strides])
+        st = self.lib.bcast_op_plan(self.h, len(inputs), ranks, dims, strides, ostr)
+        assert st == OK, message(self.lib)
+        st = self.lib.bcast_op_execute(self.h, pointers(inputs), ctypes.c_void_p(out.ctypes.data))
+        assert st == OK, message(self.lib)
+        return out
+
+    def describe(self):
+        buf = ctypes.create_string_buffer(8192)
+        self.lib.bcast_op_describe(self.h, buf, 8192)
+        return buf.value.decode()
+
+    def __del__(self):
+        self.lib.bcast_op_destroy(self.h)
+
+
+QOPS = ["ADD", "SUB", "RSUB", "MUL", "DIV", "RDIV", "MAX", "MIN", "SQUARED_DIFFERENCE",
+        "PRELU"]
+
+
+@pytest.mark.parametrize("dtype", ["u8", "i8"])
+@pytest.mark.parametrize("op", QOPS)
+def test_every_byte_pair(lib, op, dtype):
+    rng = np.random.default_rng(abs(hash((op, dtype))) % 2**32)
+    a, b = all_pairs(dtype)
+    sets = random_params(rng, dtype, 12) + [shift_params(s, dtype) for s in SPECIAL]
+    bad = []
+    for pa, pb, py in sets:
+        q = QOp(lib, op, dtype, [pa, pb], py)
+        got = q.run([a, b], np.empty((256, 256), NP_DT[dtype]))
+        want = qdq(op, a, b, pa, pb, py, dtype)
+        if not np.array_equal(got, want):
+            i = np.argwhere(got != want)[0]
+            bad.append(f"{(pa, pb, py)}: {np.count_nonzero(got != want)} pairs differ, first "
+                       f"a={a[i[0], 0]} b={b[0, i[1]]}: got {got[tuple(i)]}, want {want[tuple(i)]}")
+    assert not bad, "\n".join(bad)
+
+
+def test_ties_round_half_to_even(lib):
+    """The issue's worked ties: scales 1/16, 1/16 -> 1/8, zero points 128."""
+    pa = pb = (2.0 ** -4, 128)
+    py = (2.0 ** -3, 128)
+    a = np.array([129, 131, 127, 133], np.uint8)
+    b = np.array([128, 128, 128, 128], np.uint8)
+    got = QOp(lib, "ADD", "u8", [pa, pb], py).run([a, b], np.empty(4, np.uint8))
+    # 0.5 -> 0, 1.5 -> 2, -0.5 -> -0, 2.5 -> 2: plus 128
+    assert got.tolist() == [128, 130, 128, 130]
+
+
+RULE_CASES = [
+    # rule, axis, a shape, b shape
+    ("numpy", -1, (4, 1, 5), (3, 1)),
+    ("unidirectional", -1, (4, 3, 5), (3, 1)),
+    ("pdpd", 1, (2, 3, 4, 5), (3, 4)),
+    ("onnx_legacy", 1, (2, 3, 4, 5), (3,)),
+    ("ncnn", -1, (2, 3, 4), (2, 3, 4)),
+    ("none", -1, (3, 7), (3, 7)),
+]
+
+
+def numpy_view(rule, axis, a, b):
+    """b placed on a's axes as the rule places it (a is the larger operand here)."""
+    if rule in ("pdpd", "onnx_legacy"):
+        shape = (1,) * axis + b.shape + (1,) * (a.ndim - axis - b.ndim)
+        return b.reshape(shape)
+    return b
+
+
+@pytest.mark.parametrize("rule,axis,ashape,bshape", RULE_CASES)
+@pytest.mark.parametrize("dtype", ["u8", "i8"])
+def test_every_rule_and_layout(lib, rule, axis, ashape, bshape, dtype):
+    rng = np.random.default_rng(7)
+    lo, hi = RANGE[dtype]
+    pa, pb, py = random_params(rng, dtype, 1)[0]
+    pa, pb, py = (0.05, pa[1]), (0.2, pb[1]), (0.1, py[1])
+    a = rng.integers(lo, hi + 1, ashape).astype(NP_DT[dtype])
+    b = rng.integers(lo, hi + 1, bshape).astype(NP_DT[dtype])
+    want = qdq("SUB", a, numpy_view(rule, axis, a, b), pa, pb, py, dtype)
+    q = QOp(lib, "SUB", dtype, [pa, pb], py, rule, axis)
+    assert np.array_equal(q.run([a, b], np.empty(want.shape, NP_DT[dtype])), want)
+    # reversed and strided inputs, a strided output
+    a2 = np.ascontiguousarray(a[..., ::-1])[..., ::-1]
+    big = np.empty(tuple(2 * n for n in want.shape), NP_DT[dtype])
+    out = big[tuple(slice(None, None, 2) for _ in want.shape)]
+    assert np.array_equal(q.run([a2, b], out), want)
+    wide = np.zeros(ashape[:-1] + (2 * ashape[-1],), NP_DT[dtype])
+    wide[..., ::2] = a
+    assert np.array_equal(q.run([wide[..., ::2], b], np.empty(want.shape, NP_DT[dtype])), want)
+    # in place: the output is input 0 (same dtype, any quantization)
+    if want.shape == a.shape:
+        c = a.copy()
+        q.run([c, b], c)
+        assert np.array_equal(c, want)
+
+
+def test_constant_operand_and_per_channel(lib):
+    """A scalar b, and NCHW per-channel b: b's dequantized value is reused along runs."""
+    rng = np.random.default_rng(3)
+    pa, pb, py = (0.02, 3), (0.5, 250), (0.07, 128)
+    a = rng.integers(0, 256, (2, 8, 5, 7)).astype(np.uint8)
+    for b in (np.array(200, np.uint8), rng.integers(0, 256, (1, 8, 1, 1)).astype(np.uint8),
+              rng.integers(0, 256, (7,)).astype(np.uint8)):
+        for op in ("ADD", "RSUB", "MUL"):
+            want = qdq(op, a, b, pa, pb, py, "u8")
+            got = QOp(lib, op, "u8", [pa, pb], py).run([a, b], np.empty(want.shape, np.uint8))
+            assert np.array_equal(got, want), (op, b.shape)
+            want = qdq(op, b, a, pb, pa, py, "u8")
+            got = QOp(lib, op, "u8", [pb, pa], py).run([b, a], np.empty(want.shape, np.uint8))
+            assert np.array_equal(got, want), (op, b.shape, "constant first")
+
+
+def test_tasks_write_what_execute_writes(lib):
+    rng = np.random.default_rng(5)
+    a = rng.integers(-128, 128, (300, 1000)).astype(np.int8)
+    b = rng.integers(-128, 128, (1000,)).astype(np.int8)
+    q = QOp(lib, "MUL", "i8", [(0.03, -5), (0.01, 7)], (0.02, 1))
+    want = q.run([a, b], np.empty(a.shape, np.int8))
+    out = np.zeros(a.shape, np.int8)
+    for task in range(3):
+        assert lib.bcast_op_execute_task(q.h, pointers([a, b]), ctypes.c_void_p(out.ctypes.data),
+                                         task, 3) == OK
+    assert np.array_equal(out, want)
+    assert np.array_equal(want, qdq("MUL", a, b, (0.03, -5), (0.01, 7), (0.02, 1), "i8"))
+
+
+def test_bad_parameters_are_refused_and_named(lib):
+    h = ctypes.c_void_p()
+    assert lib.bcast_op_create(OP["ADD"], DT["u8"], ctypes.byref(h)) == OK
+    try:
+        for scale, zp, who in ((0.0, 0, "input 1"), (-1.0, 0, "input 1"),
+                               (float("inf"), 0, "input 1"), (float("nan"), 0, "input 1"),
+                               (1e-40, 0, "input 1"), (1.0, 256, "input 1"), (1.0, -1, "input 1")):
+            assert lib.bcast_op_set_quantization(h, 1, scale, zp) == INVALID_ARGUMENT
+            assert who in message(lib), message(lib)
+        assert lib.bcast_op_set_quantization(h, OUTPUT, 1.0, 300) == INVALID_ARGUMENT
+        assert "the output" in message(lib)
+        s, z = ctypes.c_float(7), ctypes.c_int32(7)
+        assert lib.bcast_op_get_quantization(h, 0, ctypes.byref(s), ctypes.byref(z)) == INVALID_STATE
+        assert (s.value, z.value) == (7, 7)  # nothing written
+        assert lib.bcast_op_set_quantization(h, 0, 0.5, 3) == OK
+        assert lib.bcast_op_get_quantization(h, 0, ctypes.byref(s), ctypes.byref(z)) == OK
+        assert (s.value, z.value) == (0.5, 3)
+        # input 1 and the output are missing: planning names the first
+        one = (ctypes.c_int64 * 1)(4)
+        dims = (ctypes.POINTER(ctypes.c_int64) * 2)(one, one)
+        ranks = (ctypes.c_size_t * 2)(1, 1)
+        assert lib.bcast_op_plan(h, 2, ranks, dims, None, None) == INVALID_STATE
+        assert "input 1 has no quantization" in message(lib)
+        assert lib.bcast_op_set_quantization(h, 1, 0.5, 3) == OK
+        assert lib.bcast_op_plan(h, 2, ranks, dims, None, None) == INVALID_STATE
+        assert "the output has no quantization" in message(lib)
+        assert lib.bcast_op_set_quantization(h, OUTPUT, 0.5, 3) == OK
+        assert lib.bcast_op_plan(h, 2, ranks, dims, None, None) == OK
+        assert lib.bcast_op_plan_to(h, 2, ranks, dims, None, 1, one, None, 0, None) == UNSUPPORTED
+        assert lib.bcast_op_set_quantization(h, 2, 0.5, 3) == OK  # ADD is variadic
+        assert lib.bcast_op_set_quantization(h, 16, 0.5, 3) == INVALID_ARGUMENT
+    finally:
+        lib.bcast_op_destroy(h)
+    for op, dtype in (("POW", "u8"), ("EQUAL", "u8"), ("ADD", "f32"), ("ADD", "i32"),
+                      ("SUB", "i32")):
+        assert lib.bcast_op_create(OP[op], DT[dtype], ctypes.byref(h)) == OK
+        assert lib.bcast_op_set_quantization(h, 0, 1.0, 0) == UNSUPPORTED, (op, dtype)
+        lib.bcast_op_destroy(h)
+
+
+def test_describe_names_the_quantization(lib):
+    q = QOp(lib, "ADD", "i8", [(0.25, -3), (0.5, 4)], (0.125, 0))
+    q.run([np.zeros(5, np.int8), np.zeros(5, np.int8)], np.empty(5, np.int8))
+    text = q.describe()
+    assert '"kernel":"quantized"' in text
+    assert ('"quantization":{"inputs":[{"dtype":"i8","scale":0.25,"zero_point":-3},'
+            '{"dtype":"i8","scale":0.5,"zero_point":4}],'
+            '"output":{"dtype":"i8","scale":0.125,"zero_point":0}}') in text
+
+
+class QExpr:
+    """requant(dequant(x) * s + b): x quantized u8, s and b f32, output quantized."""
+
+    def __init__(self, lib, px, py, out_dtype="u8"):
+        self.lib = lib
+        self.h = ctypes.c_void_p()
+        assert lib.bcast_expr_create(DT["f32"], 3, ctypes.byref(self.h)) == OK
+        assert lib.bcast_expr_set_quantization(self.h, 0, DT["u8"], *px) == OK, message(lib)
+        v = ctypes.c_size_t()
+        ops = (ctypes.c_size_t * 2)(0, 1)
+        assert lib.bcast_expr_add_node(self.h, OP["MUL"], RULE["numpy"], -1, 2, ops,
+                                       ctypes.byref(v)) == OK, message(lib)
+        ops = (ctypes.c_size_t * 2)(v.value, 2)
+        assert lib.bcast_expr_add_node(self.h, OP["ADD"], RULE["numpy"], -1, 2, ops, None) == OK
+        assert lib.bcast_expr_set_quantization(self.h, OUTPUT, DT[out_dtype], *py) == OK
+
+    def run(self, inputs, out):
+        ranks, dims, strides, keep = layout(inputs)
+        assert self.lib.bcast_expr_plan(self.h, 3, ranks, dims, strides, None) == OK, \
+            message(self.lib)
+        assert self.lib.bcast_expr_execute(self.h, pointers(inputs),
+                                           ctypes.c_void_p(out.ctypes.data)) == OK
+        return out
+
+    def __del__(self):
+        self.lib.bcast_expr_destroy(self.h)
+
+
+@pytest.mark.parametrize("out_dtype", ["u8", "i8"])
+def test_expression_matches_the_qdq_nodes_one_by_one(lib, out_dtype):
+    rng = np.random.default_rng(11)
+    px, py = (0.031, 17), (0.047, 128 if out_dtype == "u8" else -3)
+    x = rng.integers(0, 256, (3, 16, 9, 10)).astype(np.uint8)
+    s = rng.uniform(-2, 2, (1, 16, 1, 1)).astype(F32)
+    b = rng.uniform(-3, 3, (16, 1, 1)).astype(F32)
+    want = quantize(dequantize(x, *px) * s + b, *py, out_dtype)
+    got = QExpr(lib, px, py, out_dtype).run([x, s, b], np.empty(x.shape, NP_DT[out_dtype]))
+    assert np.array_equal(got, want)
+    # every byte of x, with scalar s and b
+    x = np.arange(256, dtype=np.uint8)
+    s, b = np.array(1.7, F32), np.array(-0.3, F32)
+    want = quantize(dequantize(x, *px) * s + b, *py, out_dtype)
+    got = QExpr(lib, px, py, out_dtype).run([x, s, b], np.empty(256, NP_DT[out_dtype]))
+    assert np.array_equal(got, want)
+
+
+def test_expression_quantization_checks(lib):
+    h = ctypes.c_void_p()
+    assert lib.bcast_expr_create(DT["f32"], 2, ctypes.byref(h)) == OK
+    try:
+        assert lib.bcast_expr_set_quantization(h, 0, DT["i32"], 1.0, 0) == UNSUPPORTED
+        assert lib.bcast_expr_set_quantization(h, 0, DT["i8"], 1.0, 128) == INVALID_ARGUMENT
+        assert "input 0" in message(lib)
+        assert lib.bcast_expr_set_quantization(h, 2, DT["i8"], 1.0, 0) == INVALID_ARGUMENT
+        assert lib.bcast_expr_set_quantization(h, 0, DT["i8"], 0.5, -1) == OK
+        d, s, z = ctypes.c_int32(), ctypes.c_float(), ctypes.c_int32()
+        assert lib.bcast_expr_get_quantization(h, 0, ctypes.byref(d), ctypes.byref(s),
+                                               ctypes.byref(z)) == OK
+        assert (d.value, s.value, z.value) == (DT["i8"], 0.5, -1)
+        assert lib.bcast_expr_get_quantization(h, OUTPUT, None, None, None) == INVALID_STATE
+        ops = (ctypes.c_size_t * 2)(0, 1)
+        assert lib.bcast_expr_add_node(h, OP["LESS"] if "LESS" in OP else 24, RULE["numpy"], -1,
+                                       2, ops, None) == OK
+        assert lib.bcast_expr_set_quantization(h, 0, DT["u8"], 1.0, 0) == INVALID_STATE
+        assert lib.bcast_expr_set_quantization(h, OUTPUT, DT["u8"], 1.0, 0) == OK
+        one = (ctypes.c_int64 * 1)(4)
+        dims = (ctypes.POINTER(ctypes.c_int64) * 2)(one, one)
+        ranks = (ctypes.c_size_t * 2)(1, 1)
+        assert lib.bcast_expr_plan(h, 2, ranks, dims, None, None) == UNSUPPORTED
+        assert "only an f32 result can be quantized" in message(lib)
+    finally:
+        lib.bcast_expr_destroy(h)
