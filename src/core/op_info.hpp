@@ -1,5 +1,5 @@
 // The vocabulary: the op table (names, arity, reversed-op folding, which
-// dtypes each op takes, bool result, weight) and the dtype table. The only
+// dtypes each op takes, bool result, weight, chain) and the dtype table. The only
 // list of them: bcast_op_supports, bcast_op_create's validation, the kernel
 // tables (which build kernels for supported pairs only), the task split, the
 // C API's names (capi/names.cpp) and through them the CLI and the bindings
@@ -43,6 +43,7 @@ struct OpInfo {
     unsigned dtypes;        // DtypeSet
     bool bool_output;       // comparisons and logical ops write BOOL
     unsigned weight;        // cost per element relative to a plain + (the task split)
+    bool chain;             // a link of fused chains in registers (f32, f64; chain_op)
 };
 
 // The tables behind the functions below, in the header so that the kernel
@@ -54,45 +55,45 @@ inline constexpr int kVariadic = BCAST_MAX_INPUTS;
 
 // Indexed by opcode; the order is the header's.
 inline constexpr OpInfo kOps[kNumOpcodes] = {
-    {"ADD", BCAST_OP_ADD, false, 2, kVariadic, kNumeric | kQuantized, false, 1},
-    {"SUB", BCAST_OP_SUB, false, 2, 2, kNumeric | kQuantized, false, 1},
-    {"MUL", BCAST_OP_MUL, false, 2, kVariadic, kNumeric | kQuantized, false, 1},
-    {"DIV", BCAST_OP_DIV, false, 2, 2, kNumeric | kQuantized, false, 4},
-    {"MAX", BCAST_OP_MAX, false, 2, kVariadic, kNumeric | kQuantized, false, 1},
-    {"MIN", BCAST_OP_MIN, false, 2, kVariadic, kNumeric | kQuantized, false, 1},
-    {"POW", BCAST_OP_POW, false, 2, 2, kNumeric, false, 16},
-    {"RSUB", BCAST_OP_SUB, true, 2, 2, kNumeric | kQuantized, false, 1},
-    {"RDIV", BCAST_OP_DIV, true, 2, 2, kNumeric | kQuantized, false, 4},
-    {"RPOW", BCAST_OP_POW, true, 2, 2, kNumeric, false, 16},
-    {"ATAN2", BCAST_OP_ATAN2, false, 2, 2, kFloat, false, 16},
-    {"RATAN2", BCAST_OP_ATAN2, true, 2, 2, kFloat, false, 16},
-    {"FMOD", BCAST_OP_FMOD, false, 2, 2, kNumeric, false, 4},
-    {"RFMOD", BCAST_OP_FMOD, true, 2, 2, kNumeric, false, 4},
-    {"LOGADDEXP", BCAST_OP_LOGADDEXP, false, 2, 2, kFloat, false, 16},
-    {"FLOOR_DIVIDE", BCAST_OP_FLOOR_DIVIDE, false, 2, 2, kNumeric, false, 4},
-    {"RFLOOR_DIVIDE", BCAST_OP_FLOOR_DIVIDE, true, 2, 2, kNumeric, false, 4},
-    {"REMAINDER", BCAST_OP_REMAINDER, false, 2, 2, kFloat, false, 4},
-    {"RREMAINDER", BCAST_OP_REMAINDER, true, 2, 2, kFloat, false, 4},
-    {"MOD", BCAST_OP_MOD, false, 2, 2, kNumeric, false, 4},
-    {"SQUARED_DIFFERENCE", BCAST_OP_SQUARED_DIFFERENCE, false, 2, 2, kNumeric | kQuantized, false, 1},
-    {"PRELU", BCAST_OP_PRELU, false, 2, 2, kNumeric | kQuantized, false, 1},
-    {"EQUAL", BCAST_OP_EQUAL, false, 2, 2, kAll, true, 1},
-    {"NOT_EQUAL", BCAST_OP_NOT_EQUAL, false, 2, 2, kAll, true, 1},
-    {"LESS", BCAST_OP_LESS, false, 2, 2, kAll, true, 1},
-    {"LESS_EQUAL", BCAST_OP_LESS_EQUAL, false, 2, 2, kAll, true, 1},
-    {"GREATER", BCAST_OP_GREATER, false, 2, 2, kAll, true, 1},
-    {"GREATER_EQUAL", BCAST_OP_GREATER_EQUAL, false, 2, 2, kAll, true, 1},
-    {"LOGICAL_AND", BCAST_OP_LOGICAL_AND, false, 2, 2, kBool, true, 1},
-    {"LOGICAL_OR", BCAST_OP_LOGICAL_OR, false, 2, 2, kBool, true, 1},
-    {"LOGICAL_XOR", BCAST_OP_LOGICAL_XOR, false, 2, 2, kBool, true, 1},
-    {"BITWISE_AND", BCAST_OP_BITWISE_AND, false, 2, 2, kInt | kBool, false, 1},
-    {"BITWISE_OR", BCAST_OP_BITWISE_OR, false, 2, 2, kInt | kBool, false, 1},
-    {"BITWISE_XOR", BCAST_OP_BITWISE_XOR, false, 2, 2, kInt | kBool, false, 1},
-    {"SHIFT_LEFT", BCAST_OP_SHIFT_LEFT, false, 2, 2, kInt, false, 1},
-    {"SHIFT_RIGHT", BCAST_OP_SHIFT_RIGHT, false, 2, 2, kInt, false, 1},
-    {"MEAN", BCAST_OP_MEAN, false, 2, kVariadic, kFloat, false, 1},
-    {"SELECT", BCAST_OP_SELECT, false, 3, 3, kAll, false, 1},
-    {"COPY", BCAST_OP_COPY, false, 1, 1, kAll, false, 1},
+    {"ADD", BCAST_OP_ADD, false, 2, kVariadic, kNumeric | kQuantized, false, 1, true},
+    {"SUB", BCAST_OP_SUB, false, 2, 2, kNumeric | kQuantized, false, 1, true},
+    {"MUL", BCAST_OP_MUL, false, 2, kVariadic, kNumeric | kQuantized, false, 1, true},
+    {"DIV", BCAST_OP_DIV, false, 2, 2, kNumeric | kQuantized, false, 4, true},
+    {"MAX", BCAST_OP_MAX, false, 2, kVariadic, kNumeric | kQuantized, false, 1, true},
+    {"MIN", BCAST_OP_MIN, false, 2, kVariadic, kNumeric | kQuantized, false, 1, true},
+    {"POW", BCAST_OP_POW, false, 2, 2, kNumeric, false, 16, false},
+    {"RSUB", BCAST_OP_SUB, true, 2, 2, kNumeric | kQuantized, false, 1, true},
+    {"RDIV", BCAST_OP_DIV, true, 2, 2, kNumeric | kQuantized, false, 4, true},
+    {"RPOW", BCAST_OP_POW, true, 2, 2, kNumeric, false, 16, false},
+    {"ATAN2", BCAST_OP_ATAN2, false, 2, 2, kFloat, false, 16, false},
+    {"RATAN2", BCAST_OP_ATAN2, true, 2, 2, kFloat, false, 16, false},
+    {"FMOD", BCAST_OP_FMOD, false, 2, 2, kNumeric, false, 4, false},
+    {"RFMOD", BCAST_OP_FMOD, true, 2, 2, kNumeric, false, 4, false},
+    {"LOGADDEXP", BCAST_OP_LOGADDEXP, false, 2, 2, kFloat, false, 16, false},
+    {"FLOOR_DIVIDE", BCAST_OP_FLOOR_DIVIDE, false, 2, 2, kNumeric, false, 4, false},
+    {"RFLOOR_DIVIDE", BCAST_OP_FLOOR_DIVIDE, true, 2, 2, kNumeric, false, 4, false},
+    {"REMAINDER", BCAST_OP_REMAINDER, false, 2, 2, kFloat, false, 4, false},
+    {"RREMAINDER", BCAST_OP_REMAINDER, true, 2, 2, kFloat, false, 4, false},
+    {"MOD", BCAST_OP_MOD, false, 2, 2, kNumeric, false, 4, false},
+    {"SQUARED_DIFFERENCE", BCAST_OP_SQUARED_DIFFERENCE, false, 2, 2, kNumeric | kQuantized, false, 1, false},
+    {"PRELU", BCAST_OP_PRELU, false, 2, 2, kNumeric | kQuantized, false, 1, false},
+    {"EQUAL", BCAST_OP_EQUAL, false, 2, 2, kAll, true, 1, false},
+    {"NOT_EQUAL", BCAST_OP_NOT_EQUAL, false, 2, 2, kAll, true, 1, false},
+    {"LESS", BCAST_OP_LESS, false, 2, 2, kAll, true, 1, false},
+    {"LESS_EQUAL", BCAST_OP_LESS_EQUAL, false, 2, 2, kAll, true, 1, false},
+    {"GREATER", BCAST_OP_GREATER, false, 2, 2, kAll, true, 1, false},
+    {"GREATER_EQUAL", BCAST_OP_GREATER_EQUAL, false, 2, 2, kAll, true, 1, false},
+    {"LOGICAL_AND", BCAST_OP_LOGICAL_AND, false, 2, 2, kBool, true, 1, false},
+    {"LOGICAL_OR", BCAST_OP_LOGICAL_OR, false, 2, 2, kBool, true, 1, false},
+    {"LOGICAL_XOR", BCAST_OP_LOGICAL_XOR, false, 2, 2, kBool, true, 1, false},
+    {"BITWISE_AND", BCAST_OP_BITWISE_AND, false, 2, 2, kInt | kBool, false, 1, false},
+    {"BITWISE_OR", BCAST_OP_BITWISE_OR, false, 2, 2, kInt | kBool, false, 1, false},
+    {"BITWISE_XOR", BCAST_OP_BITWISE_XOR, false, 2, 2, kInt | kBool, false, 1, false},
+    {"SHIFT_LEFT", BCAST_OP_SHIFT_LEFT, false, 2, 2, kInt, false, 1, false},
+    {"SHIFT_RIGHT", BCAST_OP_SHIFT_RIGHT, false, 2, 2, kInt, false, 1, false},
+    {"MEAN", BCAST_OP_MEAN, false, 2, kVariadic, kFloat, false, 1, false},
+    {"SELECT", BCAST_OP_SELECT, false, 3, 3, kAll, false, 1, false},
+    {"COPY", BCAST_OP_COPY, false, 1, 1, kAll, false, 1, false},
 };
 
 struct DtypeInfo {
@@ -199,6 +200,28 @@ constexpr unsigned op_weight(bcast_opcode op) {
     const OpInfo* info = op_info(op);
     return info ? info->weight : 1;
 }
+
+// Whether fused expressions evaluate op as a link of a chain in registers
+// (the chain kernels, kernels/simd/simd_chain.hpp, f32 and f64): the table's
+// chain column, the only list of chain ops. A reversed op is chained as its
+// kernel op with the operands swapped.
+constexpr bool chain_op(bcast_opcode op) { return valid_opcode(op) && op_tables::kOps[op].chain; }
+
+// A link takes the accumulator and one operand of one float dtype and gives
+// that dtype; a reversed op is chained exactly when its kernel op is (the
+// plan chains kernel ops).
+constexpr bool chain_ops_are_binary_float_ops() {
+    for (const OpInfo& info : op_tables::kOps) {
+        if (info.chain != op_tables::kOps[info.base].chain) return false;
+        if (info.chain && (info.min_inputs > 2 || info.max_inputs < 2 || (info.dtypes & kFloat) == 0 ||
+                           info.bool_output)) {
+            return false;
+        }
+    }
+    return true;
+}
+static_assert(chain_ops_are_binary_float_ops(),
+              "a chain op takes two float operands into their dtype, as its reversed op does");
 
 // Element type of the op's output for input dtype dt.
 bcast_dtype output_dtype(bcast_opcode op, bcast_dtype dt);

@@ -5,9 +5,11 @@
 // portable included, from kernels/family_kernels.cpp.in; keep one family per
 // line.
 //
-// Each family `f` has its ops and a lookup ops::f_kernels<Tables>(op, dtype)
-// in ops/<f>.hpp: the kernels of its own ops for that dtype, built by the
-// ISA's table builder, nullptr for any other op.
+// Each family `f` has its ops and their list ops::f_ops in ops/<f>.hpp; its
+// translation unit's lookup (ops::find_kernels over that list) returns the
+// kernels of its own ops for a dtype, built by the ISA's table builder,
+// nullptr for any other op. The chain kernels take their ops from all the
+// lists (chain_kernels.cpp.in).
 #pragma once
 
 #define BCAST_KERNEL_FAMILIES(X) \

@@ -76,8 +76,9 @@ struct OpKernels {
 // registers (fused expressions): acc = x op0 y, then acc = acc op_k leaf
 // (leaf op_k acc where acc_is_y) for each further link. Leaves are the
 // caller's operands, each of a ChainLeaf kind.
-// The ops are those chain_op() accepts, computed as their own kernels
-// compute them, so a chain writes what its ops run one by one write.
+// The ops are the op table's chain ops (core/op_info.hpp: chain_op), f32
+// and f64 only, computed as their own kernels compute them, so a chain
+// writes what its ops run one by one write.
 constexpr std::size_t kMaxChainLinks = 32;
 
 struct ChainLink {
@@ -132,12 +133,6 @@ struct ChainCall {
 };
 
 using ChainFn = void (*)(const Chain& chain, const ChainCall& call);
-
-// Whether chain kernels evaluate op (they exist for f32 and f64 only).
-constexpr bool chain_op(bcast_opcode op) {
-    return op == BCAST_OP_ADD || op == BCAST_OP_SUB || op == BCAST_OP_MUL || op == BCAST_OP_DIV ||
-           op == BCAST_OP_MAX || op == BCAST_OP_MIN;
-}
 
 // Portable C++ kernels: nullptr when (op, dtype) is not supported
 // (bcast::op_supports) or op is a reversed opcode.

@@ -357,7 +357,7 @@ void choose_chain(FusedPlan& p) {
     for (std::size_t s = 0; s < p.num_steps; ++s) {
         const Step& step = p.steps[s];
         if (step.dtype != dtype || step.num_operands != 2 || step.scalar ||
-            !kernels::chain_op(step.kernel_op)) {
+            !chain_op(step.kernel_op)) {
             return;
         }
         const Source& x = step.operands[0];

@@ -294,6 +294,16 @@ struct StreamThresholdRestore {
     ~StreamThresholdRestore() { kernels::set_stream_threshold_bytes_for_testing(0); }
 };
 
+// The ops the op table marks chain ops (core/op_info.hpp), with the reversed
+// ones or only their kernel ops.
+std::vector<bcast_opcode> table_chain_ops(bool reversed_too) {
+    std::vector<bcast_opcode> ops;
+    for (bcast_opcode op = 0; op < kNumOpcodes; ++op) {
+        if (chain_op(op) && (reversed_too || !op_info(op)->swapped)) ops.push_back(op);
+    }
+    return ops;
+}
+
 }  // namespace
 
 TEST_CASE("random fused chains write what their nodes write one by one", "[fuse]") {
@@ -396,8 +406,7 @@ TEST_CASE("a fused chain streams, blocks and writes in place as the ops would", 
 TEST_CASE("linear chains run in registers and write what their ops write", "[fuse]") {
     const StreamThresholdRestore restore{};
     std::mt19937_64 rng(20261126);
-    const bcast_opcode chain_ops[] = {BCAST_OP_ADD, BCAST_OP_SUB, BCAST_OP_MUL, BCAST_OP_DIV,
-                                      BCAST_OP_MAX, BCAST_OP_MIN, BCAST_OP_RSUB, BCAST_OP_RDIV};
+    const std::vector<bcast_opcode> chain_ops = table_chain_ops(true);
     const bool simd = std::string(kernels::active_isa_name()) != "scalar";
     int in_registers = 0, whole_lines = 0;
     for (int round = 0; round < 300; ++round) {
@@ -425,7 +434,8 @@ TEST_CASE("linear chains run in registers and write what their ops write", "[fus
             in.push_back(contiguous(leaf));
             std::size_t ops[2] = {acc, k + 1};
             if (std::uniform_int_distribution<int>(0, 2)(rng) == 0) std::swap(ops[0], ops[1]);
-            const bcast_opcode op = chain_ops[std::uniform_int_distribution<int>(0, 7)(rng)];
+            const int pick = std::uniform_int_distribution<int>(0, static_cast<int>(chain_ops.size()) - 1)(rng);
+            const bcast_opcode op = chain_ops[static_cast<std::size_t>(pick)];
             acc = e.add_node(op, BCAST_RULE_NUMPY, -1, 2, ops);
         }
         std::vector<Bytes> data;
@@ -489,12 +499,12 @@ TEST_CASE("streamed two-link chains write what their ops write, for every op, or
     const StreamThresholdRestore restore{};
     kernels::set_stream_threshold_bytes_for_testing(1);
     std::mt19937_64 rng(20261128);
-    const bcast_opcode chain_ops[] = {BCAST_OP_ADD, BCAST_OP_SUB, BCAST_OP_MUL,
-                                      BCAST_OP_DIV, BCAST_OP_MAX, BCAST_OP_MIN};
+    const std::vector<bcast_opcode> chain_ops = table_chain_ops(false);
+    const int codes = 4 * static_cast<int>(chain_ops.size());  // op, side, leaf kind
     const bcast_dtype dt = BCAST_DTYPE_F32;
     int chains = 0;
-    for (int link0 = 0; link0 < 24; ++link0) {
-        for (int link1 = 0; link1 < 24; ++link1) {
+    for (int link0 = 0; link0 < codes; ++link0) {
+        for (int link1 = 0; link1 < codes; ++link1) {
             // (2, 3, w): lines of several iterations of eight steps and a
             // rest, at times not starting on a cache line.
             Shape full;
@@ -541,15 +551,67 @@ TEST_CASE("streamed two-link chains write what their ops write, for every op, or
             CHECK(bcast_test::mismatch(dt, run_in_place_on_x(p, data), want) == "");
         }
     }
-    if (std::string(kernels::active_isa_name()) != "scalar") CHECK(chains == 576);
+    if (std::string(kernels::active_isa_name()) != "scalar") CHECK(chains == codes * codes);
+}
+
+TEST_CASE("the chain ops are the op table's: each runs in registers, no other op does", "[fuse]") {
+    // Every op that takes two floats into their dtype, as a chain of two
+    // links of it, (x op a) then b op that, f32 and f64, streamed and
+    // cached: the plan runs it in registers (describe's "in_registers")
+    // exactly where the op table marks it chain_op, and it writes what the
+    // ops write one by one. Marking an op in the table is all it takes.
+    const StreamThresholdRestore restore{};
+    const bool simd = std::string(kernels::active_isa_name()) != "scalar";
+    std::mt19937_64 rng(20261129);
+    std::size_t chained = 0, tried = 0;
+    for (bcast_opcode op = 0; op < kNumOpcodes; ++op) {
+        const OpInfo& info = *op_info(op);
+        if (info.min_inputs > 2 || info.max_inputs < 2 || info.bool_output) continue;
+        for (const bcast_dtype dt : {BCAST_DTYPE_F32, BCAST_DTYPE_F64}) {
+            if (!op_supports(op, dt)) continue;
+            for (const bool streamed : {false, true}) {
+                kernels::set_stream_threshold_bytes_for_testing(streamed ? 1 : 0);
+                Shape full;
+                full.rank = 3;
+                full.dims = {2, 3, std::uniform_int_distribution<int64_t>(200, 400)(rng)};
+                Shape channel;  // one value per line
+                channel.rank = 3;
+                channel.dims = {1, 3, 1};
+                const std::vector<Layout> in{contiguous(full), contiguous(full), contiguous(channel)};
+                plan::Expression e(dt, 3);
+                const std::size_t link0[2] = {0, 1};
+                const std::size_t link1[2] = {2, e.add_node(op, BCAST_RULE_NUMPY, -1, 2, link0)};
+                e.add_node(op, BCAST_RULE_NUMPY, -1, 2, link1);
+                std::vector<Bytes> data;
+                for (const Layout& l : in) data.push_back(bcast_test::random_elems(dt, l.elements, rng));
+                std::vector<Shape> shapes;
+                for (const Layout& l : in) shapes.push_back(l.shape);
+                const plan::FusedPlan p = plan::plan_expression(e, shapes.data(), nullptr, nullptr);
+                const std::string described = plan::describe_json(e, &p);
+                INFO(info.name << " " << dtype_name(dt) << (streamed ? ", streamed: " : ", cached: ") << described);
+                REQUIRE(described.find("\"in_registers\":") != std::string::npos);
+                const bool in_registers = described.find("\"in_registers\":true") != std::string::npos;
+                CHECK(in_registers == (simd && chain_op(op)));
+                chained += in_registers ? 1 : 0;
+                ++tried;
+                const Layout out = contiguous(full);
+                Bytes want(out.elements * dtype_size(dt), 0);
+                std::string why;
+                REQUIRE(run_unfused(e, in, data, out, want, why) == BCAST_OK);
+                CHECK(bcast_test::mismatch(dt, run_fused(e, in, data, out, Bytes(want.size(), 0)), want) == "");
+            }
+        }
+    }
+    // Both dtypes, both ways, for each chain op (reversed ones included).
+    CHECK(chained == (simd ? 4 * table_chain_ops(true).size() : 0));
+    CHECK(tried > chained);
 }
 
 TEST_CASE("a chain writes each output element once, streamed or cached, at any offset, in tasks",
           "[fuse]") {
     const StreamThresholdRestore restore{};
     std::mt19937_64 rng(20261127);
-    const bcast_opcode chain_ops[] = {BCAST_OP_ADD, BCAST_OP_SUB, BCAST_OP_MUL,
-                                      BCAST_OP_DIV, BCAST_OP_MAX, BCAST_OP_MIN};
+    const std::vector<bcast_opcode> chain_ops = table_chain_ops(false);
     constexpr unsigned char kGuard = 0x5A;
     // The output `offset` bytes past a cache line, 64 guard bytes either side.
     const auto placed = [&](std::size_t bytes, std::size_t offset) {
@@ -591,8 +653,8 @@ TEST_CASE("a chain writes each output element once, streamed or cached, at any o
             in.push_back(contiguous(leaf));
             std::size_t ops[2] = {acc, k + 1};
             if (std::uniform_int_distribution<int>(0, 2)(rng) == 0) std::swap(ops[0], ops[1]);
-            acc = e.add_node(chain_ops[std::uniform_int_distribution<int>(0, 5)(rng)], BCAST_RULE_NUMPY, -1,
-                             2, ops);
+            const int pick = std::uniform_int_distribution<int>(0, static_cast<int>(chain_ops.size()) - 1)(rng);
+            acc = e.add_node(chain_ops[static_cast<std::size_t>(pick)], BCAST_RULE_NUMPY, -1, 2, ops);
         }
         std::vector<Bytes> data;
         for (const Layout& l : in) data.push_back(bcast_test::random_elems(dt, l.elements, rng));

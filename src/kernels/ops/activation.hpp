@@ -1,12 +1,13 @@
 // The activation family (kernels/families.hpp): prelu. Apart from max and
 // min, whose family it was, so that a change to either rebuilds in under a
 // minute (docs/kernels.md, "The build"). The op once, for scalars and SIMD
-// batches alike (lanes.hpp), and the family's lookup.
+// batches alike (lanes.hpp), and the family's list of ops.
 #pragma once
 
 #include "kernels/isa_namespace.hpp"
 #include "kernels/kernel_table.hpp"
 #include "kernels/ops/lanes.hpp"
+#include "kernels/ops/op_list.hpp"
 
 namespace bcast::kernels::BCAST_KERNEL_ISA::ops {
 using namespace lanes;
@@ -30,12 +31,7 @@ struct Prelu : OpDef<BCAST_OP_PRELU> {
     }
 };
 
-template <class Tables>
-const OpKernels* activation_kernels(bcast_opcode op, bcast_dtype dt) {
-    switch (op) {
-        case BCAST_OP_PRELU: return Tables::template binary<Prelu>(dt);
-        default: return nullptr;
-    }
-}
+// The family's ops (ops/op_list.hpp).
+using activation_ops = OpList<Prelu>;
 
 }  // namespace bcast::kernels::BCAST_KERNEL_ISA::ops

@@ -1,12 +1,13 @@
 // The arithmetic family (kernels/families.hpp): + - * (wrapping for
 // integers). Each op once, for scalars and SIMD batches alike (lanes.hpp),
-// and the family's lookup over a table builder (portable/loops.hpp,
-// simd/simd_table.hpp).
+// and the family's list of ops (the table builders build them:
+// portable/loops.hpp, simd/simd_table.hpp).
 #pragma once
 
 #include "kernels/isa_namespace.hpp"
 #include "kernels/kernel_table.hpp"
 #include "kernels/ops/lanes.hpp"
+#include "kernels/ops/op_list.hpp"
 
 namespace bcast::kernels::BCAST_KERNEL_ISA::ops {
 using namespace lanes;
@@ -31,14 +32,7 @@ struct Mul : OpDef<BCAST_OP_MUL>, Fold<Mul> {
     static V apply(V x, V y) { return wrap_mul(x, y); }
 };
 
-template <class Tables>
-const OpKernels* arithmetic_kernels(bcast_opcode op, bcast_dtype dt) {
-    switch (op) {
-        case BCAST_OP_ADD: return Tables::template binary<Add>(dt);
-        case BCAST_OP_SUB: return Tables::template binary<Sub>(dt);
-        case BCAST_OP_MUL: return Tables::template binary<Mul>(dt);
-        default: return nullptr;
-    }
-}
+// The family's ops (ops/op_list.hpp).
+using arithmetic_ops = OpList<Add, Sub, Mul>;
 
 }  // namespace bcast::kernels::BCAST_KERNEL_ISA::ops

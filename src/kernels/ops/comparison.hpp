@@ -1,11 +1,12 @@
 // The comparison family (kernels/families.hpp): == != < <= > >=, written as
-// BOOL bytes. Each op once (lanes.hpp), and the family's lookup.
+// BOOL bytes. Each op once (lanes.hpp), and the family's list of ops.
 // IEEE for floats (NaN: false, except NOT_EQUAL); BOOL compares as 0/1.
 #pragma once
 
 #include "kernels/isa_namespace.hpp"
 #include "kernels/kernel_table.hpp"
 #include "kernels/ops/lanes.hpp"
+#include "kernels/ops/op_list.hpp"
 
 namespace bcast::kernels::BCAST_KERNEL_ISA::ops {
 using namespace lanes;
@@ -27,17 +28,7 @@ BCAST_COMPARISON(Greater, BCAST_OP_GREATER, false, x > y)
 BCAST_COMPARISON(GreaterEqual, BCAST_OP_GREATER_EQUAL, false, x >= y)
 #undef BCAST_COMPARISON
 
-template <class Tables>
-const OpKernels* comparison_kernels(bcast_opcode op, bcast_dtype dt) {
-    switch (op) {
-        case BCAST_OP_EQUAL: return Tables::template binary<Equal>(dt);
-        case BCAST_OP_NOT_EQUAL: return Tables::template binary<NotEqual>(dt);
-        case BCAST_OP_LESS: return Tables::template binary<Less>(dt);
-        case BCAST_OP_LESS_EQUAL: return Tables::template binary<LessEqual>(dt);
-        case BCAST_OP_GREATER: return Tables::template binary<Greater>(dt);
-        case BCAST_OP_GREATER_EQUAL: return Tables::template binary<GreaterEqual>(dt);
-        default: return nullptr;
-    }
-}
+// The family's ops (ops/op_list.hpp).
+using comparison_ops = OpList<Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual>;
 
 }  // namespace bcast::kernels::BCAST_KERNEL_ISA::ops

@@ -2,13 +2,14 @@
 // difference, each two arithmetic steps. Apart from + - *, whose family they
 // were, so that a change to either rebuilds in under a minute
 // (docs/kernels.md, "The build"). Each op once, for scalars and SIMD batches
-// alike (lanes.hpp), and the family's lookup over a table builder
-// (portable/loops.hpp, simd/simd_table.hpp).
+// alike (lanes.hpp), and the family's list of ops
+// (ops/op_list.hpp).
 #pragma once
 
 #include "kernels/isa_namespace.hpp"
 #include "kernels/kernel_table.hpp"
 #include "kernels/ops/lanes.hpp"
+#include "kernels/ops/op_list.hpp"
 
 namespace bcast::kernels::BCAST_KERNEL_ISA::ops {
 using namespace lanes;
@@ -34,13 +35,7 @@ struct SquaredDifference : OpDef<BCAST_OP_SQUARED_DIFFERENCE> {
     }
 };
 
-template <class Tables>
-const OpKernels* compound_arithmetic_kernels(bcast_opcode op, bcast_dtype dt) {
-    switch (op) {
-        case BCAST_OP_MEAN: return Tables::template binary<Mean>(dt);
-        case BCAST_OP_SQUARED_DIFFERENCE: return Tables::template binary<SquaredDifference>(dt);
-        default: return nullptr;
-    }
-}
+// The family's ops (ops/op_list.hpp).
+using compound_arithmetic_ops = OpList<Mean, SquaredDifference>;
 
 }  // namespace bcast::kernels::BCAST_KERNEL_ISA::ops

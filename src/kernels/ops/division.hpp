@@ -1,5 +1,5 @@
 // The division family (kernels/families.hpp): / // fmod % remainder. Each op
-// once (lanes.hpp), and the family's lookup. Only float / has a vector form:
+// once (lanes.hpp), and the family's list of ops. Only float / has a vector form:
 // integer division has no vector instruction, and the rest are built on C's
 // fmod and remainder.
 // Integers: by zero gives 0; a divisor of -1 is handled apart so that
@@ -9,6 +9,7 @@
 #include "kernels/isa_namespace.hpp"
 #include "kernels/kernel_table.hpp"
 #include "kernels/ops/lanes.hpp"
+#include "kernels/ops/op_list.hpp"
 
 namespace bcast::kernels::BCAST_KERNEL_ISA::ops {
 using namespace lanes;
@@ -119,16 +120,7 @@ struct Remainder : OpDef<BCAST_OP_REMAINDER> {
     static T apply(T x, T y) { return c_remainder(x, y); }
 };
 
-template <class Tables>
-const OpKernels* division_kernels(bcast_opcode op, bcast_dtype dt) {
-    switch (op) {
-        case BCAST_OP_DIV: return Tables::template binary<Div>(dt);
-        case BCAST_OP_FLOOR_DIVIDE: return Tables::template binary<FloorDivide>(dt);
-        case BCAST_OP_FMOD: return Tables::template binary<Fmod>(dt);
-        case BCAST_OP_MOD: return Tables::template binary<Mod>(dt);
-        case BCAST_OP_REMAINDER: return Tables::template binary<Remainder>(dt);
-        default: return nullptr;
-    }
-}
+// The family's ops (ops/op_list.hpp).
+using division_ops = OpList<Div, FloorDivide, Fmod, Mod, Remainder>;
 
 }  // namespace bcast::kernels::BCAST_KERNEL_ISA::ops

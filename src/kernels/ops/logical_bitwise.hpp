@@ -1,12 +1,13 @@
 // The logical_bitwise family (kernels/families.hpp): logical and/or/xor of
 // BOOL, bitwise & | ^ of integers and BOOL, shifts. Each op once (lanes.hpp),
-// and the family's lookup. BOOL computes as 0/1 (bool scalars, 0/1 bytes in
+// and the family's list of ops. BOOL computes as 0/1 (bool scalars, 0/1 bytes in
 // batches), so & | ^ are the logical ops too.
 #pragma once
 
 #include "kernels/isa_namespace.hpp"
 #include "kernels/kernel_table.hpp"
 #include "kernels/ops/lanes.hpp"
+#include "kernels/ops/op_list.hpp"
 
 namespace bcast::kernels::BCAST_KERNEL_ISA::ops {
 using namespace lanes;
@@ -59,19 +60,8 @@ struct ShiftRight : OpDef<BCAST_OP_SHIFT_RIGHT> {
     }
 };
 
-template <class Tables>
-const OpKernels* logical_bitwise_kernels(bcast_opcode op, bcast_dtype dt) {
-    switch (op) {
-        case BCAST_OP_LOGICAL_AND: return Tables::template binary<LogicalAnd>(dt);
-        case BCAST_OP_LOGICAL_OR: return Tables::template binary<LogicalOr>(dt);
-        case BCAST_OP_LOGICAL_XOR: return Tables::template binary<LogicalXor>(dt);
-        case BCAST_OP_BITWISE_AND: return Tables::template binary<BitwiseAnd>(dt);
-        case BCAST_OP_BITWISE_OR: return Tables::template binary<BitwiseOr>(dt);
-        case BCAST_OP_BITWISE_XOR: return Tables::template binary<BitwiseXor>(dt);
-        case BCAST_OP_SHIFT_LEFT: return Tables::template binary<ShiftLeft>(dt);
-        case BCAST_OP_SHIFT_RIGHT: return Tables::template binary<ShiftRight>(dt);
-        default: return nullptr;
-    }
-}
+// The family's ops (ops/op_list.hpp).
+using logical_bitwise_ops = OpList<
+    LogicalAnd, LogicalOr, LogicalXor, BitwiseAnd, BitwiseOr, BitwiseXor, ShiftLeft, ShiftRight>;
 
 }  // namespace bcast::kernels::BCAST_KERNEL_ISA::ops

@@ -1,11 +1,12 @@
 // The piecewise family (kernels/families.hpp): max and min, one of two
 // values per lane picked by a compare. Each op once, for scalars and SIMD
-// batches alike (lanes.hpp), and the family's lookup.
+// batches alike (lanes.hpp), and the family's list of ops.
 #pragma once
 
 #include "kernels/isa_namespace.hpp"
 #include "kernels/kernel_table.hpp"
 #include "kernels/ops/lanes.hpp"
+#include "kernels/ops/op_list.hpp"
 
 namespace bcast::kernels::BCAST_KERNEL_ISA::ops {
 using namespace lanes;
@@ -28,13 +29,7 @@ struct Min : OpDef<BCAST_OP_MIN>, Fold<Min> {
     }
 };
 
-template <class Tables>
-const OpKernels* piecewise_kernels(bcast_opcode op, bcast_dtype dt) {
-    switch (op) {
-        case BCAST_OP_MAX: return Tables::template binary<Max>(dt);
-        case BCAST_OP_MIN: return Tables::template binary<Min>(dt);
-        default: return nullptr;
-    }
-}
+// The family's ops (ops/op_list.hpp).
+using piecewise_ops = OpList<Max, Min>;
 
 }  // namespace bcast::kernels::BCAST_KERNEL_ISA::ops

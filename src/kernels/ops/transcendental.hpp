@@ -1,5 +1,5 @@
 // The transcendental family (kernels/families.hpp): pow, atan2, logaddexp.
-// Each op once (lanes.hpp), and the family's lookup. For floats they are
+// Each op once (lanes.hpp), and the family's list of ops. For floats they are
 // lanes' pow_of, atan2_of and logaddexp_of: libm in the portable kernels,
 // vector algorithms within 2 ulp where simd_lanes.hpp says they pay.
 #pragma once
@@ -7,6 +7,7 @@
 #include "kernels/isa_namespace.hpp"
 #include "kernels/kernel_table.hpp"
 #include "kernels/ops/lanes.hpp"
+#include "kernels/ops/op_list.hpp"
 
 #include <type_traits>
 
@@ -57,14 +58,7 @@ struct Logaddexp : OpDef<BCAST_OP_LOGADDEXP> {
     static V apply(V x, V y) { return logaddexp_of(x, y); }
 };
 
-template <class Tables>
-const OpKernels* transcendental_kernels(bcast_opcode op, bcast_dtype dt) {
-    switch (op) {
-        case BCAST_OP_POW: return Tables::template binary<Pow>(dt);
-        case BCAST_OP_ATAN2: return Tables::template binary<Atan2>(dt);
-        case BCAST_OP_LOGADDEXP: return Tables::template binary<Logaddexp>(dt);
-        default: return nullptr;
-    }
-}
+// The family's ops (ops/op_list.hpp).
+using transcendental_ops = OpList<Pow, Atan2, Logaddexp>;
 
 }  // namespace bcast::kernels::BCAST_KERNEL_ISA::ops

@@ -5,12 +5,15 @@
 // per link and U steps, so the choice costs little beside the work, and the
 // ops are the ones their own kernels apply (ops/), so the bits are theirs.
 // Chains of two f32 links stream their body through loops compiled for both
-// links (PairLoop). Needs ops::Add, Sub, Mul, Div, Max and Min declared
-// before it.
+// links (PairLoop). The ops are the op table's chain ops (core/op_info.hpp:
+// chain_op), found by opcode in the families' lists of ops
+// (ops/op_list.hpp) that the translation unit passes in.
 #pragma once
 
+#include "core/op_info.hpp"
 #include "kernels/isa_namespace.hpp"
 #include "kernels/kernel_table.hpp"
+#include "kernels/ops/op_list.hpp"
 #include "kernels/simd/prefetch_hint.hpp"
 #include "kernels/simd/simd_codec.hpp"
 #include "kernels/simd/simd_loops.hpp"
@@ -28,7 +31,43 @@
 namespace bcast::kernels::BCAST_KERNEL_ISA::simd {
 namespace {
 
-template <class Codec>
+// The chain ops are numbered by their kernel opcodes' order: the k-th kernel
+// op the op table marks chain_op (reversed ops run as their kernel op).
+constexpr bool chain_kernel_op(int op) {
+    return chain_op(static_cast<bcast_opcode>(op)) && op_tables::kOps[op].base == op;
+}
+constexpr std::size_t count_chain_ops() {
+    std::size_t n = 0;
+    for (int op = 0; op < kNumOpcodes; ++op) n += chain_kernel_op(op) ? 1 : 0;
+    return n;
+}
+inline constexpr std::size_t kNumChainOps = count_chain_ops();
+constexpr bcast_opcode chain_opcode(std::size_t index) {
+    for (int op = 0; op < kNumOpcodes; ++op) {
+        if (chain_kernel_op(op) && index-- == 0) return static_cast<bcast_opcode>(op);
+    }
+    return -1;
+}
+// Each kernel opcode's number (kNumChainOps where it is no chain op).
+struct ChainIndex {
+    unsigned of[kNumOpcodes];
+};
+constexpr ChainIndex chain_indexes() {
+    ChainIndex index{};
+    for (std::size_t k = 0; k < static_cast<std::size_t>(kNumOpcodes); ++k) index.of[k] = kNumChainOps;
+    for (std::size_t k = 0; k < kNumChainOps; ++k) index.of[chain_opcode(k)] = static_cast<unsigned>(k);
+    return index;
+}
+inline constexpr ChainIndex kChainIndex = chain_indexes();
+
+// The chain ops' definitions in that order, taken from KernelOps (every
+// family's ops, ops::OpList): what chain() takes.
+template <class KernelOps, std::size_t... Index>
+std::tuple<ops::OpOf<chain_opcode(Index), KernelOps>...> chain_ops_of(std::index_sequence<Index...>);
+template <class KernelOps>
+using ChainOps = decltype(chain_ops_of<KernelOps>(std::make_index_sequence<kNumChainOps>{}));
+
+template <class Codec, class OpTuple>
 struct ChainRun {
     using T = typename Codec::Storage;
     using V = typename Codec::Value;
@@ -42,8 +81,8 @@ struct ChainRun {
     static constexpr std::size_t L = 64 / sizeof(T);
     static_assert(L % S == 0, "a step that does not divide a line");
 
-    // A link's leaf and what to do with it: code = op * 4 + acc_is_y * 2 +
-    // scalar, one jump per link and U steps.
+    // A link's leaf and what to do with it: code = the op's number (above)
+    // * 4 + acc_is_y * 2 + scalar, one jump per link and U steps.
     struct Operand {
         const T* p;
         bool scalar;
@@ -103,27 +142,21 @@ struct ChainRun {
     }
 
     // The chain ops, in the order of Operand::code.
-    using Ops = std::tuple<ops::Add, ops::Sub, ops::Mul, ops::Div, ops::Max, ops::Min>;
+    using Ops = OpTuple;
     template <unsigned Index>
     using OpAt = std::tuple_element_t<Index, Ops>;
+    // An op's own kernels apply its vector form to these lanes; a vector
+    // transcendental may give way to libm there (simd_vector_math.hpp), so
+    // a chain of it would not write their bits.
+    template <class Op>
+    static constexpr bool kChainable = Op::template kVectorized<T> && !Op::kComparison &&
+                                       Op::kMath == ops::VectorMath::None;
     template <std::size_t... I>
-    static constexpr bool are_chain_ops(std::index_sequence<I...>) {
-        unsigned admitted = 0;  // opcodes chain_op() admits
-        for (unsigned op = 0; op < 256; ++op) admitted += chain_op(static_cast<bcast_opcode>(op)) ? 1 : 0;
-        return admitted == sizeof...(I) && (chain_op(OpAt<I>::kOp) && ...);
+    static constexpr bool all_chainable(std::index_sequence<I...>) {
+        return (kChainable<OpAt<I>> && ...);
     }
-    static_assert(are_chain_ops(std::make_index_sequence<std::tuple_size_v<Ops>>{}),
-                  "Ops are the ops chain_op() admits");
-
-    template <std::size_t... I>
-    static unsigned op_index(bcast_opcode op, std::index_sequence<I...>) {
-        unsigned index = 0;
-        (void)((OpAt<I>::kOp == op ? (index = I, true) : false) || ...);
-        return index;
-    }
-    static unsigned op_index(bcast_opcode op) {
-        return op_index(op, std::make_index_sequence<std::tuple_size_v<Ops>>{});
-    }
+    static_assert(all_chainable(std::make_index_sequence<kNumChainOps>{}),
+                  "a chain op (op_info.hpp) with no plain vector form for f32 and f64");
 
     // apply() for an Operand::code known at compile time: the one place
     // that reads the code's fields, for eval and the pair loops alike.
@@ -139,21 +172,33 @@ struct ChainRun {
         take(first, i, acc);
         for (std::size_t k = 0; k < chain->num_links; ++k) {
             const Operand& o = operand[k];
-#define BCAST_CHAIN_CASES(index)                                     \
-    case index * 4 + 0: apply_code<index * 4 + 0>(acc, o, i); break; \
-    case index * 4 + 1: apply_code<index * 4 + 1>(acc, o, i); break; \
-    case index * 4 + 2: apply_code<index * 4 + 2>(acc, o, i); break; \
-    case index * 4 + 3: apply_code<index * 4 + 3>(acc, o, i); break;
-            static_assert(std::tuple_size_v<Ops> == 6, "a case per op");
+            // A case per code, so that the switch is one jump through a
+            // table; the cases past the last op's are unreachable, so the
+            // table ends at the last op's. chain() sets no other code. No
+            // default: with an unreachable one GCC 12 counted the links
+            // apart, and chains in cache ran 10-20% slower (docs/fusion.md).
+#define BCAST_CHAIN_CASE(code)                         \
+    case code:                                         \
+        if constexpr (code < kCodes) {                 \
+            apply_code<code>(acc, o, i);               \
+            break;                                     \
+        } else {                                       \
+            __builtin_unreachable();                   \
+        }
+#define BCAST_CHAIN_CASES(index)          \
+    BCAST_CHAIN_CASE(index * 4 + 0)       \
+    BCAST_CHAIN_CASE(index * 4 + 1)       \
+    BCAST_CHAIN_CASE(index * 4 + 2)       \
+    BCAST_CHAIN_CASE(index * 4 + 3)
+            static_assert(kNumChainOps <= 16, "more chain ops than eval has cases for");
             switch (o.code) {
-                BCAST_CHAIN_CASES(0)
-                BCAST_CHAIN_CASES(1)
-                BCAST_CHAIN_CASES(2)
-                BCAST_CHAIN_CASES(3)
-                BCAST_CHAIN_CASES(4)
-                default: BCAST_CHAIN_CASES(5)
+                BCAST_CHAIN_CASES(0) BCAST_CHAIN_CASES(1) BCAST_CHAIN_CASES(2) BCAST_CHAIN_CASES(3)
+                BCAST_CHAIN_CASES(4) BCAST_CHAIN_CASES(5) BCAST_CHAIN_CASES(6) BCAST_CHAIN_CASES(7)
+                BCAST_CHAIN_CASES(8) BCAST_CHAIN_CASES(9) BCAST_CHAIN_CASES(10) BCAST_CHAIN_CASES(11)
+                BCAST_CHAIN_CASES(12) BCAST_CHAIN_CASES(13) BCAST_CHAIN_CASES(14) BCAST_CHAIN_CASES(15)
             }
 #undef BCAST_CHAIN_CASES
+#undef BCAST_CHAIN_CASE
         }
     }
 
@@ -199,10 +244,12 @@ struct ChainRun {
     // returns where it stopped.
     static constexpr std::size_t P = std::min<std::size_t>(8, 512 / (S * sizeof(T)));
     using PairLoop = std::size_t (*)(const ChainRun& self, std::size_t i, std::size_t end, T* out);
-    // f32 only: 18 x 24 loops per ISA, about 200 KB of code; f64 chains
-    // take the generic loop.
+    // f32 only, one table generated over the chain ops (pair_loops): 3
+    // forms of link 0 by 4 codes of link 1 per pair of ops, so 18 x 24 =
+    // 432 loops per ISA for six ops, about 200 KB of code (docs/kernels.md,
+    // "Chain kernels"); f64 chains take the generic loop.
     static constexpr bool kPairLoops = std::is_same_v<T, float>;
-    static constexpr unsigned kCodes = 4 * std::tuple_size_v<Ops>;
+    static constexpr unsigned kCodes = 4 * kNumChainOps;
     PairLoop pair_loop = nullptr;  // set by chain() for streamed chains it fits
 
     // Link 0 never has acc_is_y (kernel_table.hpp). Its code here does for
@@ -245,7 +292,7 @@ struct ChainRun {
     // 0's operands read from memory.
     PairLoop pair_loop_for() const {
         if constexpr (kPairLoops) {
-            constexpr std::size_t kLoops = kFirstForms * std::tuple_size_v<Ops> * kCodes;
+            constexpr std::size_t kLoops = kFirstForms * kNumChainOps * kCodes;
             static constexpr auto loops = pair_loops(std::make_index_sequence<kLoops>{});
             if (chain->num_links != 2 || (operand[0].code & 2) != 0) return nullptr;
             const unsigned code0 = operand[0].code, code1 = operand[1].code;
@@ -361,9 +408,10 @@ struct ChainRun {
 
 // ChainFn for the codec. Streams whole output lines; the caller fences
 // when it asks for no fence.
-template <class Isa, class Codec>
+// OpTuple: ChainOps<every family's ops>.
+template <class Isa, class Codec, class OpTuple>
 void chain(const Chain& c, const ChainCall& call) {
-    using Run = ChainRun<Codec>;
+    using Run = ChainRun<Codec, OpTuple>;
     using T = typename Run::T;
     if (call.n == 0 || call.rows == 0) return;
     Run run;
@@ -386,7 +434,7 @@ void chain(const Chain& c, const ChainCall& call) {
     set(run.first, c.first, 0);
     for (std::size_t k = 0; k < c.num_links; ++k) {
         const ChainLink& link = c.link[k];
-        set(run.operand[k], link.leaf, Run::op_index(link.op) * 4 + (link.acc_is_y ? 2u : 0u));
+        set(run.operand[k], link.leaf, kChainIndex.of[link.op] * 4 + (link.acc_is_y ? 2u : 0u));
     }
     if (call.stores.stream) {
         run.non_temporal = prefetch_non_temporal();
