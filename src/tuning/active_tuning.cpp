@@ -27,7 +27,7 @@ struct State {
     std::string ignored;  // "PATH: why; ..." for files passed over
     HostKey key;
     Builtin builtin;
-    int64_t lookup_ns = 0;
+    int64_t load_ns = 0;  // finding, reading and parsing files: what tuning adds
 };
 
 std::atomic<const State*> g_state{nullptr};
@@ -56,7 +56,8 @@ std::string read_file(const std::string& path, std::string& text) {
     } else if (static_cast<uint64_t>(st.st_size) > kMaxTextBytes) {
         why = "larger than " + std::to_string(kMaxTextBytes) + " bytes";
     } else {
-        text.resize(kMaxTextBytes + 1);
+        // The size fstat gave, plus a byte to see a file that grew meanwhile.
+        text.resize(static_cast<std::size_t>(st.st_size) + 1);
         std::size_t got = 0;
         for (;;) {
             const ssize_t n = ::read(fd, &text[got], text.size() - got);
@@ -88,11 +89,11 @@ void note_ignored(State& s, const std::string& where, const std::string& why) {
 }
 
 const State* lookup() {
-    const auto start = std::chrono::steady_clock::now();
     auto* s = new State;  // immortal: kernels may read it to the last moment
     s->key = host_key();
     s->builtin = builtin_tuning(kernels::cpu::cpu_features());
     s->tuning = s->builtin.tuning;
+    const auto start = std::chrono::steady_clock::now();
     s->source = std::string("built-in ") + s->builtin.name;
     // secure_getenv: a set-uid program ignores the caller's environment.
     const char* env = secure_getenv("BCAST_TUNING");
@@ -121,7 +122,7 @@ const State* lookup() {
         }
         note_ignored(*s, path, why);
     }
-    s->lookup_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+    s->load_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                        std::chrono::steady_clock::now() - start)
                        .count();
     return s;
@@ -166,7 +167,7 @@ std::string describe_json() {
     const State& s = state();
     std::string info = "\"source\":" + json_quote(s.source) + ",\"ignored\":" + json_quote(s.ignored) +
                        ",\"builtin\":" + json_quote(s.builtin.name) +
-                       ",\"lookup_us\":" + std::to_string(s.lookup_ns / 1000) + ",\"defaults\":{" +
+                       ",\"load_ns\":" + std::to_string(s.load_ns) + ",\"defaults\":{" +
                        choices_json(s.builtin.tuning) + "}";
     return write_tuning_text(s.key, s.tuning, info);
 }

@@ -31,7 +31,7 @@ void restore_lookup();
 
 // The tuning in force as a tuning text for this host, with "info" telling
 // its source, what was ignored and why, the built-in family and defaults,
-// and how long the lookup took (bcast_tuning_describe).
+// and how long finding and reading the files took (bcast_tuning_describe).
 std::string describe_json();
 
 }  // namespace bcast::tuning

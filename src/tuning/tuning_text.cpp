@@ -195,8 +195,9 @@ private:
     }
 };
 
-std::string read_choice(const std::vector<FlatValue>& m, const char* name, PrefetchHint& hint) {
-    const FlatValue* v = find_member(m, std::string("choices.") + name);
+std::string read_choice(const std::vector<FlatValue>& m, const std::string& prefix, const char* name,
+                        PrefetchHint& hint) {
+    const FlatValue* v = find_member(m, prefix + name);
     if (v == nullptr) return "";
     if (!v->is_string || !hint_from_name(v->text, hint)) {
         return std::string(name) + " is not one of none, nta, t2, t1, t0";
@@ -204,9 +205,9 @@ std::string read_choice(const std::vector<FlatValue>& m, const char* name, Prefe
     return "";
 }
 
-std::string read_choice(const std::vector<FlatValue>& m, const char* name, uint64_t& value,
-                        uint64_t lo, uint64_t hi) {
-    const FlatValue* v = find_member(m, std::string("choices.") + name);
+std::string read_choice(const std::vector<FlatValue>& m, const std::string& prefix, const char* name,
+                        uint64_t& value, uint64_t lo, uint64_t hi) {
+    const FlatValue* v = find_member(m, prefix + name);
     if (v == nullptr) return "";
     if (!v->is_integer || v->integer < 0 || static_cast<uint64_t>(v->integer) < lo ||
         static_cast<uint64_t>(v->integer) > hi) {
@@ -282,18 +283,25 @@ std::string read_tuning_text(std::string_view text, const Tuning& defaults, Tuni
         return "no complete \"key\" (vendor, family, model, isa)";
     }
     t.key = HostKey{vendor->text, family->integer, model->integer, isa->text};
-    t.tuning = defaults;
-    std::string why;
-#define BCAST_READ_HINT(name, member) \
-    if (why.empty()) why = read_choice(m, name, t.tuning.member);
-#define BCAST_READ_SIZE(name, member, lo, hi) \
-    if (why.empty()) why = read_choice(m, name, t.tuning.member, lo, hi);
-    BCAST_TUNING_CHOICES(BCAST_READ_HINT, BCAST_READ_SIZE)
-#undef BCAST_READ_HINT
-#undef BCAST_READ_SIZE
+    const std::string why = read_choices(m, "choices.", defaults, t.tuning);
     if (!why.empty()) return why;
     out = t;
     return "";
+}
+
+std::string read_choices(const std::vector<FlatValue>& members, const std::string& prefix,
+                         const Tuning& defaults, Tuning& out) {
+    Tuning t = defaults;
+    std::string why;
+#define BCAST_READ_HINT(name, member) \
+    if (why.empty()) why = read_choice(members, prefix, name, t.member);
+#define BCAST_READ_SIZE(name, member, lo, hi) \
+    if (why.empty()) why = read_choice(members, prefix, name, t.member, lo, hi);
+    BCAST_TUNING_CHOICES(BCAST_READ_HINT, BCAST_READ_SIZE)
+#undef BCAST_READ_HINT
+#undef BCAST_READ_SIZE
+    if (why.empty()) out = t;
+    return why;
 }
 
 std::string choices_json(const Tuning& t) {

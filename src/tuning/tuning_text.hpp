@@ -53,6 +53,11 @@ struct TuningText {
 // range). The key is read, not checked against any host.
 std::string read_tuning_text(std::string_view text, const Tuning& defaults, TuningText& out);
 
+// The choices named prefix + choice name ("choices.", "info.defaults.")
+// over `defaults` into out: "" or why not (and out unchanged).
+std::string read_choices(const std::vector<FlatValue>& members, const std::string& prefix,
+                         const Tuning& defaults, Tuning& out);
+
 // "choices" object's contents for t, every choice: "name":value,...
 std::string choices_json(const Tuning& t);
 std::string key_json(const HostKey& key);
