@@ -119,7 +119,7 @@ void Workload::run(bcast_pool* pool) const {
 }
 
 Rounds::Rounds(bool quick, bcast_pool* pool, uint32_t seed)
-    : target_seconds_(quick ? 0.002 : 0.008), rounds_(quick ? 3 : 11), pool_(pool), rng_(seed) {}
+    : target_seconds_(quick ? 0.002 : 0.025), rounds_(quick ? 3 : 11), pool_(pool), rng_(seed) {}
 
 double Rounds::sample(Workload& w, const std::string& tuning, int reps) {
     check(bcast_tuning_load_string(tuning.data(), tuning.size()), "tuning");
