@@ -25,10 +25,7 @@ const char* const kIsaHelp =
 
 int cmd_isa(int argc, char** argv) {
     const Options o = parse_options(argc, argv, 2, kIsaOption | kJsonOption);
-    if (o.help) {
-        std::fputs(kIsaHelp, stdout);
-        return kExitOk;
-    }
+    if (o.help) return show_help(kIsaHelp);
     if (!o.args.empty()) usage_error("bcast isa takes no arguments");
     if (!apply_isa(o)) return kExitRefused;
     const TuningState s = read_tuning_state();

@@ -321,10 +321,7 @@ bool write_file(const std::string& path, const std::string& text) {
 
 int cmd_tune(int argc, char** argv) {
     Options o = parse_options(argc, argv, 2, kQuickOption | kThreadsOption | kIsaOption | kOutOption);
-    if (o.help) {
-        std::fputs(kTuneHelp, stdout);
-        return kExitOk;
-    }
+    if (o.help) return show_help(kTuneHelp);
     if (!o.have_threads) o.threads = 0;  // every CPU, unlike bench's default
     if (!o.args.empty()) usage_error("bcast tune takes no arguments");
     if (!apply_isa(o)) return kExitRefused;
