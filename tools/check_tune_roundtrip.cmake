@@ -33,4 +33,12 @@ string(REGEX MATCH "\"choices\":{[^}]*}" in_force "${json}")
 if(written_choices STREQUAL "" OR NOT written_choices STREQUAL in_force)
   message(FATAL_ERROR "in force ${in_force}, written ${written_choices}")
 endif()
-message(STATUS "ok: ${out}${isa}")
+# A relative XDG_CACHE_HOME is invalid (XDG spec): ~/.cache is read instead.
+file(COPY "${file}" DESTINATION "${DIR}/home/.cache/bcast")
+execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=BCAST_TUNING XDG_CACHE_HOME=relative/cache
+                        "HOME=${DIR}/home" "${CLI}" isa
+  RESULT_VARIABLE rc OUTPUT_VARIABLE home_isa ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT home_isa MATCHES "\ntuning: +file ${DIR}/home/.cache/bcast/tuning.json ")
+  message(FATAL_ERROR "bcast isa does not read ~/.cache under a relative XDG_CACHE_HOME:\n${home_isa}${err}")
+endif()
+message(STATUS "ok: ${out}${isa}${home_isa}")

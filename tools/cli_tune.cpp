@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -287,6 +288,20 @@ private:
     }
 };
 
+// How much of the run this process was off the CPU: the machine's other
+// work, which the alternated rounds spread over all candidates but which
+// widens the noise every verdict is held to.
+std::string disturbance(double wall_seconds) {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    const double cpu = static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+                       static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%.0f s, %.0f s on a CPU, %ld involuntary context switches", wall_seconds,
+                  cpu, u.ru_nivcsw);
+    return buf;
+}
+
 std::string default_path() {
     const char* xdg = std::getenv("XDG_CACHE_HOME");
     const char* home = std::getenv("HOME");
@@ -363,7 +378,7 @@ int cmd_tune(int argc, char** argv) {
         std::fprintf(stderr, "bcast: cannot write %s\n", path.c_str());
         return kExitRefused;
     } else {
-        std::printf("wrote %s (%.0f s)\n", path.c_str(), seconds);
+        std::printf("wrote %s (%s)\n", path.c_str(), disturbance(seconds).c_str());
     }
     return kExitOk;
 }

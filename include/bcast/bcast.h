@@ -739,7 +739,9 @@ BCAST_API bcast_status bcast_set_max_isa(const char* name) BCAST_NOEXCEPT;
  * in force for plans and kernel calls from now on, if it is for this host.
  * INVALID_ARGUMENT with the reason in bcast_last_error when it is malformed
  * or for another host (nothing changes then). NULL text restores what the
- * first lookup found. Thread-safe. */
+ * first lookup found. Each accepted text's tuning is kept for the life of the
+ * process (a few hundred bytes), so that kernels running meanwhile never see
+ * it freed. Thread-safe. */
 BCAST_API bcast_status bcast_tuning_load_string(const char* text, size_t len) BCAST_NOEXCEPT;
 
 /* The tuning in force as a tuning text for this host (one JSON object:
