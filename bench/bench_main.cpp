@@ -20,6 +20,7 @@
 #include "reference_loops.hpp"
 #include "report.hpp"
 #include "thread_team.hpp"
+#include "tuning/tuning_text.hpp"
 
 #include <bcast/bcast.h>
 
@@ -161,6 +162,25 @@ bench::Budget case_budget(const Options& o) {
     return b;
 }
 
+// The tuning in force (bcast_tuning_describe): the whole text for the JSON,
+// its source and choices for the header.
+void read_tuning(bench::RunInfo& run) {
+    run.tuning_json.assign(bcast_tuning_describe(nullptr, 0) + 1, '\0');
+    run.tuning_json.resize(bcast_tuning_describe(&run.tuning_json[0], run.tuning_json.size()));
+    std::vector<bcast::tuning::FlatValue> members;
+    if (!bcast::tuning::flatten(run.tuning_json, members).empty()) {
+        run.tuning_json.clear();
+        run.tuning_source = "unreadable description";
+        return;
+    }
+    for (const bcast::tuning::FlatValue& v : members) {
+        if (v.path == "info.source") run.tuning_source = v.text;
+        if (v.path.rfind("choices.", 0) != 0) continue;
+        run.tuning_choices += (run.tuning_choices.empty() ? "" : ", ") + v.path.substr(8) + " " +
+                              (v.is_string ? v.text : std::to_string(v.integer));
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -182,6 +202,7 @@ int main(int argc, char** argv) {
     run.machine = bench::machine_info();
     run.bcast_version = bcast_version_string();
     run.default_isa = bcast_isa();
+    read_tuning(run);
     const char* env = std::getenv("BCAST_MAX_ISA");
     run.env_cap = env ? env : "";
     run.caps = options.caps;

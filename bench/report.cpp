@@ -52,6 +52,7 @@ void print_header(std::FILE* out, const RunInfo& run) {
                  run.bcast_version.c_str(), run.default_isa.c_str(),
                  run.env_cap.empty() ? "(unset)" : run.env_cap.c_str());
     for (const std::string& cap : run.caps) std::fprintf(out, " `%s`", cap.empty() ? "(none)" : cap.c_str());
+    std::fprintf(out, "\n- tuning in force: %s (%s)", run.tuning_source.c_str(), run.tuning_choices.c_str());
     std::fprintf(out, "\n- CPU: %s, %u CPUs; L1d %s, L2 %s, LLC %s; transparent huge pages: %s\n",
                  m.cpu_model.c_str(), m.cpus, format_bytes(static_cast<double>(m.l1d_bytes)).c_str(),
                  format_bytes(static_cast<double>(m.l2_bytes)).c_str(),
@@ -149,6 +150,7 @@ bool write_json(const std::string& path, const RunInfo& run, const std::vector<C
       << ",\"default_isa\":" << json_string(run.default_isa)
       << ",\"env_max_isa\":" << json_string(run.env_cap) << ",\"smoke\":" << (run.smoke ? "true" : "false")
       << ",\"reference_isa\":" << json_string(run.reference_isa)
+      << ",\"tuning\":" << (run.tuning_json.empty() ? "null" : run.tuning_json)
       << ",\"machine\":{\"cpu\":" << json_string(m.cpu_model) << ",\"cpus\":" << m.cpus
       << ",\"l1d_bytes\":" << m.l1d_bytes << ",\"l2_bytes\":" << m.l2_bytes
       << ",\"llc_bytes\":" << m.llc_bytes << ",\"thp\":" << json_string(m.transparent_huge_pages)

@@ -18,6 +18,9 @@ struct RunInfo {
     std::string bcast_version;
     std::string default_isa;       // bcast_isa() before any cap was set
     std::string env_cap;           // BCAST_MAX_ISA, "" if unset
+    std::string tuning_json;       // bcast_tuning_describe: the tuning in force
+    std::string tuning_source;     // its info.source ("file PATH", "built-in zen4", ...)
+    std::string tuning_choices;    // its choices, "name value, ..."
     std::vector<std::string> caps;  // --isa values; {""} = none given
     std::string reference_isa;
     std::vector<OffsetLayout> layouts;  // --offsets, in the order run

@@ -29,6 +29,8 @@ const char* const kMainHelp =
     "  plan    plan an element-wise op and print bcast_op_describe's JSON\n"
     "  run     apply an op to .npy files and write the result as .npy\n"
     "  bench   time one planned op against a roofline loop (GB/s, ratio)\n"
+    "  isa     print the kernel set and the tuning in force, and where it came from\n"
+    "  tune    measure the tuning choices on this host and write the tuning file\n"
     "\n"
     "options:\n"
     "  -h, --help      show this help (or `bcast <command> --help`)\n"
@@ -61,6 +63,8 @@ int dispatch(int argc, char** argv) {
                            : sub == "plan" ? kPlanHelp
                            : sub == "run"  ? kRunHelp
                            : sub == "bench" ? kBenchHelp
+                           : sub == "isa"   ? kIsaHelp
+                           : sub == "tune"  ? kTuneHelp
                                             : kMainHelp;
         std::fputs(with_names(text).c_str(), stdout);
         return kExitOk;
@@ -73,8 +77,10 @@ int dispatch(int argc, char** argv) {
     if (cmd == "plan") return cmd_plan(argc, argv);
     if (cmd == "run") return cmd_run(argc, argv);
     if (cmd == "bench") return cmd_bench(argc, argv);
+    if (cmd == "isa") return cmd_isa(argc, argv);
+    if (cmd == "tune") return cmd_tune(argc, argv);
     usage_error("unknown command '" + cmd +
-                "' (expected shape, plan, run or bench; see bcast --help)");
+                "' (expected shape, plan, run, bench, isa or tune; see bcast --help)");
 }
 
 }  // namespace

@@ -13,6 +13,11 @@ int refused(bcast_status st) {
     return kExitRefused;
 }
 
+int show_help(const char* text) {
+    std::fputs(text, stdout);
+    return kExitOk;
+}
+
 ShapeTable::ShapeTable(const std::vector<Shape>& shapes) {
     static const int64_t kNone = 0;
     for (const Shape& s : shapes) {

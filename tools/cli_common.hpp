@@ -26,6 +26,9 @@ struct UsageError {
 // Prints "bcast: <STATUS>: <bcast_last_error()>" on stderr; returns kExitRefused.
 int refused(bcast_status st);
 
+// Prints a subcommand's help on stdout; returns kExitOk.
+int show_help(const char* text);
+
 // Rank/dims pointer tables for the C API (a valid pointer even for rank 0).
 struct ShapeTable {
     std::vector<size_t> ranks;

@@ -123,8 +123,13 @@ Options parse_options(int argc, char** argv, int first, unsigned groups) {
             o.nodes.push_back(take_value());
         } else if (accepts(kQuantOption) && name == "--quant") {
             o.quant.push_back(parse_quant(take_value()));
+        } else if (accepts(kQuickOption) && arg == "--quick") {
+            o.quick = true;
+        } else if (accepts(kJsonOption) && arg == "--json") {
+            o.json = true;
         } else if (accepts(kThreadsOption) && name == "--threads") {
             o.threads = parse_threads(take_value());
+            o.have_threads = true;
         } else {
             usage_error("unknown option '" + arg + "'");
         }

@@ -19,7 +19,9 @@ enum OptionGroup : unsigned {
     kSecondsOption = 1u << 6,  // --seconds
     kThreadsOption = 1u << 7,  // --threads
     kNodeOption = 1u << 8,     // --node (repeatable): a fused expression instead of --rule
-    kQuantOption = 1u << 9,    // --quant (repeatable): a quantized u8/i8 op
+    kQuickOption = 1u << 9,    // --quick
+    kJsonOption = 1u << 10,    // --json
+    kQuantOption = 1u << 11,   // --quant (repeatable): a quantized u8/i8 op
 };
 
 // One operand's quantization, --quant SCALE:ZERO_POINT.
@@ -45,9 +47,12 @@ struct Options {
     std::string out_path;
     double seconds = 1.0;
     std::size_t threads = 1;  // --threads: 1 the calling thread, 0 every CPU we may use
+    bool have_threads = false;
     std::vector<std::string> nodes;  // --node OP:V,V[:RULE[:AXIS]], in order
     std::vector<QuantArg> quant;  // --quant: each input's in order, then the output's
     std::vector<std::string> args;  // positional arguments, in order
+    bool quick = false;  // --quick: the short run (tune)
+    bool json = false;   // --json: the library's JSON instead of a table
     bool help = false;
 };
 

@@ -2,13 +2,13 @@
 # Runs one libFuzzer harness (or all) for a bounded time, in the sanitizer
 # build that `tools/test.sh --sanitize` uses (build-asan/, configured and
 # built here if needed). The committed corpus is copied, never modified.
-#   tools/fuzz.sh NAME SECONDS     NAME: shapes, plan_execute, npy, capi, expr, partial, or all
+#   tools/fuzz.sh NAME SECONDS     NAME: shapes, plan_execute, npy, capi, expr, partial, tuning, or all
 # Prints the executions of each run; exits non-zero on any finding, leaving
 # the crashing input in build-asan/fuzz-findings/NAME/ (see docs/fuzzing.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all=(shapes plan_execute npy capi expr partial)
+all=(shapes plan_execute npy capi expr partial tuning)
 if [ $# -ne 2 ] || ! [[ $2 =~ ^[0-9]+$ ]]; then
   echo "usage: $0 NAME SECONDS (NAME: ${all[*]} or all)" >&2
   exit 2

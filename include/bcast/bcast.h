@@ -788,6 +788,37 @@ BCAST_API const char* bcast_isa(void) BCAST_NOEXCEPT;
  * or an unknown name. Thread-safe. */
 BCAST_API bcast_status bcast_set_max_isa(const char* name) BCAST_NOEXCEPT;
 
+/* ------------------------------------------------------------------------ */
+/* Tuning (since 1.4): the host's measured choices                           */
+/* ------------------------------------------------------------------------ */
+
+/* The kernels' and planner's speed-only choices (prefetch hint and distance,
+ * when to stream stores on one and on several threads, the least work per
+ * task) come from a tuning looked up once, at the first plan: the file named
+ * by the environment variable BCAST_TUNING ("off": none), else
+ * $XDG_CACHE_HOME/bcast/tuning.json (~/.cache/bcast/tuning.json), else
+ * /var/cache/bcast/tuning.json; `bcast tune` writes one. A file for another
+ * CPU (vendor, family, model, kernel set), of another format, or malformed
+ * is ignored; then the built-in tuning for the CPU's family is in force.
+ * Tuning never changes results. The library never writes a file. */
+
+/* Makes the tuning text (len bytes, the format `bcast tune` writes) the one
+ * in force for plans and kernel calls from now on, if it is for this host.
+ * INVALID_ARGUMENT with the reason in bcast_last_error when it is malformed
+ * or for another host (nothing changes then). NULL text restores what the
+ * first lookup found. Each accepted text's tuning is kept for the life of the
+ * process (a few hundred bytes), so that kernels running meanwhile never see
+ * it freed. Thread-safe. */
+BCAST_API bcast_status bcast_tuning_load_string(const char* text, size_t len) BCAST_NOEXCEPT;
+
+/* The tuning in force as a tuning text for this host (one JSON object:
+ * "key", "choices"), whose "info" says where it came from ("source": "file
+ * PATH", "built-in zen4", "built-in zen4 (BCAST_TUNING=off)" or "string"),
+ * which files were ignored and why ("ignored"), the built-in family and its
+ * "defaults", and how long finding and reading files took ("load_ns"). snprintf semantics
+ * as bcast_op_describe. Thread-safe. */
+BCAST_API size_t bcast_tuning_describe(char* buf, size_t size) BCAST_NOEXCEPT;
+
 #ifdef __cplusplus
 }
 #endif

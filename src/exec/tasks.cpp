@@ -1,5 +1,7 @@
 #include "exec/tasks.hpp"
 
+#include "tuning/active_tuning.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
@@ -7,9 +9,6 @@
 namespace bcast::exec {
 namespace {
 
-// Work per task, in bytes moved (weighted by the ops' cost per element):
-// below this a second thread's wake-up costs more than its share saves.
-constexpr uint64_t kMinTaskBytes = 256 * 1024;
 constexpr uint64_t kLineBytes = 64;
 
 __extension__ typedef unsigned __int128 wide_uint;
@@ -72,9 +71,13 @@ std::size_t task_count(const plan::Layout& l, std::size_t max_tasks) noexcept {
     if (max_tasks <= 1 || total == 0) return 1;
     uint64_t work = 0;  // saturating: any op that large splits as far as it may
     if (__builtin_mul_overflow(total, l.work_per_elem, &work)) work = UINT64_MAX;
-    if (work < 2 * kMinTaskBytes) return 1;  // the common small op: no more arithmetic
+    // Work per task, in bytes moved (weighted by the ops' cost per element):
+    // below the tuning's task_min_bytes a second thread's wake-up costs more
+    // than its share saves.
+    const uint64_t min_task = tuning::active().task_min_bytes;
+    if (work < 2 * min_task) return 1;  // the common small op: no more arithmetic
     const uint64_t g = grain(l);
-    const uint64_t tasks = std::min({work / kMinTaskBytes, (total + g - 1) / g,
+    const uint64_t tasks = std::min({work / min_task, (total + g - 1) / g,
                                      static_cast<uint64_t>(max_tasks)});
     return static_cast<std::size_t>(std::max<uint64_t>(tasks, 1));
 }

@@ -1,10 +1,12 @@
 // The JSON pieces that every plan's description shares (describe.cpp,
-// describe_expression.cpp). Names and numbers only: nothing here needs
-// escaping.
+// describe_expression.cpp). Names and numbers only, but for the tuning's
+// source (a path: quoted by json_quote).
 #pragma once
 
 #include "core/quantization.hpp"
 #include "plan/layout.hpp"
+#include "tuning/active_tuning.hpp"
+#include "tuning/tuning_text.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -37,8 +39,8 @@ inline std::string loops_json(const LoopNest& nest, std::size_t num_operands) {
 }
 
 // What every planned description starts with: ,"planned":true and the
-// layout (isa, output shape, the kernel operands as users name them, the
-// loops).
+// layout (isa, the tuning in force and where it came from, output shape,
+// the kernel operands as users name them, the loops).
 inline std::string layout_json(const Layout& l) {
     std::string operands = "[";
     for (std::size_t k = 0; k < l.num_reads; ++k) {
@@ -46,6 +48,7 @@ inline std::string layout_json(const Layout& l) {
     }
     operands += "\"output\"]";
     return ",\"planned\":true,\"isa\":" + quoted(l.isa) +
+           ",\"tuning\":" + tuning::json_quote(tuning::active_source()) +
            ",\"output_shape\":" + json_list(l.out.dims.data(), l.out.rank) +
            ",\"operands\":" + operands + ",\"loops\":" + loops_json(l.nest, l.num_reads + 1);
 }

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <strings.h>
 #include <vector>
 
@@ -266,6 +267,24 @@ void names(fuzz::Input& in) {
     FUZZ_CHECK(any == nullptr || any[0] != '\0');
 }
 
+// Tuning texts of arbitrary bytes (or NULL: back to the lookup), then the
+// description into buffers of any capacity. Tuning changes speed only, so
+// the handle calls after it run under whatever it put in force.
+void tuning(fuzz::Input& in) {
+    std::string text;
+    for (std::size_t i = 0, n = static_cast<std::size_t>(in.range(0, 300)); i < n; ++i)
+        text += static_cast<char>(in.byte());
+    const bcast_status st = bcast_tuning_load_string(in.chance(90) ? text.data() : nullptr, text.size());
+    check_status(st);
+    FUZZ_CHECK(st == BCAST_OK || st == BCAST_ERROR_INVALID_ARGUMENT);
+    char buf[64];
+    std::memset(buf, 0x5A, sizeof buf);
+    const auto cap = static_cast<std::size_t>(in.range(0, sizeof buf));
+    const std::size_t len = bcast_tuning_describe(in.chance(90) ? buf : nullptr, cap);
+    FUZZ_CHECK(len > 0);
+    if (cap > 0 && buf[0] != 0x5A) FUZZ_CHECK(std::strlen(buf) == std::min(cap - 1, len));
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -285,5 +304,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         default: handle_calls(in); break;
     }
     if (in.chance(20)) names(in);
+    if (in.chance(5)) tuning(in);
     return 0;
 }

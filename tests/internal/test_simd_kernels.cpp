@@ -20,10 +20,10 @@
 #include "kernels/isas.hpp"
 #include "kernels/kernel_table.hpp"
 #include "kernels/simd/isa_kernels.hpp"
-#include "kernels/simd/prefetch_hint.hpp"
 #include "kernels/simd/tuning.hpp"
 #include "plan/plan.hpp"
 #include "rules/rules.hpp"
+#include "tuning/builtin_tuning.hpp"
 
 #include <algorithm>
 #include <cfenv>
@@ -428,23 +428,33 @@ const OpKernels* native_half_kernels(bcast_opcode op, bcast_dtype dt) {
 #endif
 }
 
-// The CPU vendor (which picks the walkers' prefetch hint,
-// simd/prefetch_hint.hpp) against the kernel's own reading of CPUID. Only
-// where /proc/cpuinfo describes the CPU that runs the test: qemu-user shows
-// the host's ([host-cpu]; .ci/steps/qemu-x86.sh leaves it out).
-TEST_CASE("cpu vendor matches /proc/cpuinfo", "[simd][host-cpu]") {
+// The CPU vendor, family and model (the tuning's key; the vendor picks the
+// built-in prefetch hint, tuning/builtin_tuning.cpp) against the kernel's
+// own reading of CPUID. Only where /proc/cpuinfo describes the CPU that runs
+// the test: qemu-user shows the host's ([host-cpu]; .ci/steps/qemu-x86.sh
+// leaves it out).
+TEST_CASE("cpu vendor, family and model match /proc/cpuinfo", "[simd][host-cpu]") {
 #if defined(__x86_64__) || defined(__i386__)  // elsewhere no vendor (qemu would show the host's)
     std::ifstream info("/proc/cpuinfo");
     std::string line, vendor;
-    while (std::getline(info, line)) {
-        if (line.rfind("vendor_id", 0) == 0) {
-            vendor = line.substr(line.find(':') + 2);
-            break;
-        }
+    long family = -1, model = -1;
+    const auto value = [&] { return line.substr(line.find(':') + 2); };
+    while (std::getline(info, line) && (vendor.empty() || family < 0 || model < 0)) {
+        if (line.rfind("vendor_id", 0) == 0) vendor = value();
+        if (line.rfind("cpu family", 0) == 0) family = std::stol(value());
+        if (line.rfind("model\t", 0) == 0) model = std::stol(value());
     }
     if (vendor.empty()) return;  // not Linux
-    CHECK(bcast::kernels::cpu::cpu_features().intel == (vendor == "GenuineIntel"));
-    CHECK(bcast::kernels::prefetch_non_temporal() == (vendor != "GenuineIntel"));
+    const auto& f = bcast::kernels::cpu::cpu_features();
+    CHECK(f.intel == (vendor == "GenuineIntel"));
+    CHECK(std::string(f.vendor) == vendor);
+    CHECK(static_cast<long>(f.family) == family);
+    CHECK(static_cast<long>(f.model) == model);
+    const auto builtin = bcast::tuning::builtin_tuning(f).tuning;
+    const auto expected = vendor == "GenuineIntel" ? bcast::tuning::PrefetchHint::t1
+                                                   : bcast::tuning::PrefetchHint::nta;
+    CHECK(builtin.rows.hint == expected);
+    CHECK(builtin.chain.hint == expected);
 #endif
 }
 

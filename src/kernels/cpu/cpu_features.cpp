@@ -1,6 +1,7 @@
 #include "kernels/cpu/cpu_features.hpp"
 
 #include <cstdint>
+#include <cstring>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -29,7 +30,14 @@ CpuFeatures detect() {
     if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx)) return f;
     // The vendor string is EBX, EDX, ECX: "Genu" "ineI" "ntel".
     f.intel = ebx == 0x756e6547u && edx == 0x49656e69u && ecx == 0x6c65746eu;
+    std::memcpy(f.vendor, &ebx, 4);
+    std::memcpy(f.vendor + 4, &edx, 4);
+    std::memcpy(f.vendor + 8, &ecx, 4);
     if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return f;
+    const unsigned base_family = (eax >> 8) & 0xfu;
+    f.family = base_family == 0xfu ? base_family + ((eax >> 20) & 0xffu) : base_family;
+    f.model = (eax >> 4) & 0xfu;
+    if (base_family == 0x6u || base_family == 0xfu) f.model |= ((eax >> 16) & 0xfu) << 4;
     f.sse2 = (edx & bit_SSE2) != 0;
     const bool osxsave = (ecx & bit_OSXSAVE) != 0;
     const bool avx = (ecx & bit_AVX) != 0;

@@ -15,8 +15,14 @@ struct CpuFeatures {
     bool avx512fp16 = false;
     // Advanced SIMD: part of the aarch64 baseline.
     bool neon = false;
-    // CPUID vendor "GenuineIntel" (simd/prefetch_hint.hpp).
+    // CPUID vendor "GenuineIntel".
     bool intel = false;
+    // What the tuning is keyed by (tuning/host_key.hpp): the CPUID vendor
+    // string ("" off x86), and the display family and model (extended fields
+    // folded in as the vendors' manuals say: Zen 4 is family 25, model 17).
+    char vendor[13] = {};
+    unsigned family = 0;
+    unsigned model = 0;
 };
 
 // Detected on first use (thread-safe), then cached.

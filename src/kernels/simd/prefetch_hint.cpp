@@ -1,12 +1,11 @@
 #include "kernels/simd/prefetch_hint.hpp"
 
-#include "kernels/cpu/cpu_features.hpp"
+#include "tuning/active_tuning.hpp"
 
 namespace bcast::kernels {
 
-bool prefetch_non_temporal() {
-    static const bool non_temporal = !cpu::cpu_features().intel;
-    return non_temporal;
-}
+Prefetch repeated_row_prefetch() { return ::bcast::tuning::active().rows; }
+
+Prefetch chain_prefetch() { return ::bcast::tuning::active().chain; }
 
 }  // namespace bcast::kernels

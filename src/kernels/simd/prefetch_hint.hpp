@@ -1,17 +1,24 @@
-// Which locality hint the SIMD walkers' software prefetches use
-// (tuning::kPrefetchLocality, or non-temporal), decided once per process from
-// the CPU's vendor. Intel's non-temporal prefetch loses its lines before the
-// loads that wanted them: fused chains and repeated rows ran 1.4x-2x slower
-// with it on a Xeon (Sapphire Rapids class), and at the roofline with
-// prefetcht1. On AMD (Zen 3, Zen 4) the non-temporal one was measured as fast
-// or faster, so other CPUs keep it (docs/kernels.md, "Tuning constants").
+// The software prefetches of the SIMD walkers: locality hint and distance
+// per walker kind, from the tuning in force (tuning/active_tuning.hpp; the
+// built-in ones per CPU family are in tuning/builtin_tuning.cpp). Read once
+// per kernel call.
 //
-// A plain function in a baseline translation unit, as stream_threshold.hpp.
+// Plain functions in a baseline translation unit, as stream_threshold.hpp.
 #pragma once
+
+#include "tuning/tuning_values.hpp"
 
 namespace bcast::kernels {
 
-// True: prefetch non-temporally; false: with tuning::kPrefetchLocality.
-bool prefetch_non_temporal();
+// The choice's types, named here because kernels::tuning (tuning.hpp)
+// shadows bcast::tuning inside this namespace.
+using Prefetch = ::bcast::tuning::Prefetch;
+using PrefetchHint = ::bcast::tuning::PrefetchHint;
+
+// Streamed rows that repeat the other operand's row (tuning.hpp).
+Prefetch repeated_row_prefetch();
+
+// Streamed fused-chain kernels, for each operand that runs in memory.
+Prefetch chain_prefetch();
 
 }  // namespace bcast::kernels

@@ -100,13 +100,13 @@ struct ChainRun {
     const T* runs[kMaxChainLinks + 1];
     const Operand* run_of[kMaxChainLinks + 1];
     std::size_t num_runs = 0;
-    bool non_temporal = true;  // the prefetch's hint (prefetch_hint.hpp)
+    Prefetch pf;  // chain_prefetch(), when streamed (prefetch_hint.hpp)
 
     // Streamed iterations prefetch each kStream run for a later one
-    // (tuning.hpp).
+    // (tuning/builtin_tuning.cpp).
     void prefetch(std::size_t i) const {
         for (std::size_t r = 0; r < num_runs; ++r) {
-            prefetch_ahead<U * S>(runs[r], i, tuning::kChainPrefetchBytes, non_temporal);
+            prefetch_ahead<U * S>(runs[r], i, pf);
         }
     }
 
@@ -437,7 +437,7 @@ void chain(const Chain& c, const ChainCall& call) {
         set(run.operand[k], link.leaf, kChainIndex.of[link.op] * 4 + (link.acc_is_y ? 2u : 0u));
     }
     if (call.stores.stream) {
-        run.non_temporal = prefetch_non_temporal();
+        run.pf = chain_prefetch();
         run.pair_loop = run.pair_loop_for();
     }
     ChainCarry none;

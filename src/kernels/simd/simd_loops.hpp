@@ -93,18 +93,24 @@ typename Codec::Value splat(const typename Codec::Storage* p) {
 // in increasing i, one step apart, after seek(begin)), at_any(i) anywhere,
 // part(count) for a lone partial step at 0.
 
-// Software prefetch of the 64-byte lines `bytes` past in + i, for one body
-// iteration of `span` elements: non-temporal or with
-// tuning::kPrefetchLocality (prefetch_hint.hpp). Address arithmetic in
-// integers: the last lines may lie past the array, which a prefetch may
-// touch (it never faults) but pointer arithmetic may not.
+// Software prefetch of the 64-byte lines pf.distance bytes past in + i, for
+// one body iteration of `span` elements, with pf.hint (prefetch_hint.hpp).
+// Address arithmetic in integers: the last lines may lie past the array,
+// which a prefetch may touch (it never faults) but pointer arithmetic may
+// not.
 template <std::size_t span, class In>
-inline void prefetch_ahead(const In* in, std::size_t i, std::size_t bytes, bool non_temporal) {
-    const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(in) + i * sizeof(In) + bytes;
+inline void prefetch_ahead(const In* in, std::size_t i, const Prefetch& pf) {
+    const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(in) + i * sizeof(In) + pf.distance;
     for (std::size_t line = 0; line < span * sizeof(In); line += 64) {
         const auto* p = reinterpret_cast<const void*>(at + line);
-        if (non_temporal) __builtin_prefetch(p, 0, 0);
-        else __builtin_prefetch(p, 0, tuning::kPrefetchLocality);
+        // The locality must be a constant: one branch per hint.
+        switch (pf.hint) {
+            case PrefetchHint::nta: __builtin_prefetch(p, 0, 0); break;
+            case PrefetchHint::t2: __builtin_prefetch(p, 0, 1); break;
+            case PrefetchHint::t1: __builtin_prefetch(p, 0, 2); break;
+            case PrefetchHint::t0: __builtin_prefetch(p, 0, 3); break;
+            case PrefetchHint::none: break;
+        }
     }
 }
 
@@ -248,11 +254,11 @@ struct PeriodicSource {
 // RepeatedRowSource does.
 template <class E, bool PatternIsX>
 struct RepeatedRowPeriodicSource : PeriodicSource<E, PatternIsX> {
-    bool non_temporal;  // prefetch_non_temporal(), once per call
+    Prefetch pf;  // repeated_row_prefetch(), once per call
 
     template <std::size_t span>
     void prefetch(std::size_t i) const {
-        prefetch_ahead<span>(this->full, i, tuning::kRepeatedRowPrefetchBytes, non_temporal);
+        prefetch_ahead<span>(this->full, i, pf);
     }
 };
 
@@ -444,7 +450,7 @@ void periodic_run(std::size_t n, std::size_t period, const void* x, const void* 
     const Pattern<E> pattern(pat, period, n);
     if constexpr (E::kCanStream) {
         if (row_pattern && streams<E>(stores)) {
-            RepeatedRowPeriodicSource<E, PatternIsX> src{{full, &pattern}, prefetch_non_temporal()};
+            RepeatedRowPeriodicSource<E, PatternIsX> src{{full, &pattern}, repeated_row_prefetch()};
             if (drive_aligned<E, true>(n, o, src)) {
                 end_streaming<E>(stores);
                 return;
@@ -577,15 +583,15 @@ typename E::R straddling_step(const typename E::In* x0, const typename E::In* y0
 // for one periodic run: (4096,4096)+(4096) f32. The streamed operand is
 // prefetched ahead, on past the row's end (the next row's lines are the
 // next read): its loads, one per op, leave too few misses in flight to keep
-// memory busy (tuning.hpp).
+// memory busy (tuning/builtin_tuning.cpp).
 template <class E>
 struct RepeatedRowSource : VvSource<E> {
     const typename E::In* streamed;  // x or y of this row
-    bool non_temporal;               // prefetch_non_temporal(), once per call
+    Prefetch pf;             // repeated_row_prefetch(), once per call
 
     template <std::size_t span>
     void prefetch(std::size_t i) const {
-        prefetch_ahead<span>(streamed, i, tuning::kRepeatedRowPrefetchBytes, non_temporal);
+        prefetch_ahead<span>(streamed, i, pf);
     }
 };
 
@@ -628,7 +634,7 @@ bool rows2d_streaming(std::size_t rows, std::size_t n, const typename E::In* x,
     // vv with one operand repeated and the other running on: prefetched.
     const bool x_runs_on = x_row == row_n && y_row == 0;
     const bool y_runs_on = y_row == row_n && x_row == 0;
-    const bool non_temporal = prefetch_non_temporal();
+    const Prefetch pf = repeated_row_prefetch();
     std::size_t next = head;  // first element no whole step has covered
     for (std::size_t r = 0; r < rows; ++r) {
         const std::size_t begin = r * n, end = begin + n;
@@ -638,7 +644,7 @@ bool rows2d_streaming(std::size_t rows, std::size_t n, const typename E::In* x,
         if (next < body_end) {
             const std::size_t from = next - begin, to = body_end - begin;
             if (Kind == kRowsVv && (x_runs_on || y_runs_on)) {
-                const RepeatedRowSource<E> src{{xr, yr}, x_runs_on ? xr : yr, non_temporal};
+                const RepeatedRowSource<E> src{{xr, yr}, x_runs_on ? xr : yr, pf};
                 body<E, true>(from, to, out + begin, src);
             } else {
                 body<E, true>(from, to, out + begin, RowSource<E, Kind>::make(xr, yr));

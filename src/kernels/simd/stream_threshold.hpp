@@ -16,8 +16,9 @@
 //   vs output 1 MiB (2 MiB moved): plain 1.3x faster; 2 MiB (4 MiB):
 //     streaming 1.3x faster, and so on up.
 // The crossover sits between 2 and 3 MiB moved, just above the L2, not at
-// glibc's 3/4 of the LLC share: the default is 5/4 of the per-core L2 read
-// at run time (sysconf), 2.5 MiB here. (How: a small program timing the
+// glibc's 3/4 of the LLC share: the built-in default is 5/4 of the per-core
+// L2 read at run time (sysconf), 2.5 MiB here. Both values are the tuning's
+// nt_min_bytes (tuning/active_tuning.hpp: a host's file may set them). (How: a small program timing the
 // table's vv/vs kernels with the testing override below set to 1 and to the
 // maximum, for outputs of 64 KiB to 512 MiB.)
 //
@@ -41,7 +42,7 @@ std::size_t stream_threshold_bytes();
 std::size_t split_stream_threshold_bytes();
 
 // Tests only: any threshold for both (1: every call streams); 0 restores
-// the defaults.
+// the tuning's.
 void set_stream_threshold_bytes_for_testing(std::size_t bytes);
 
 }  // namespace bcast::kernels

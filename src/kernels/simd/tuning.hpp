@@ -1,5 +1,7 @@
 // The SIMD walkers' tuning constants, one line each on what it trades. How
-// and where each was measured: docs/kernels.md ("Tuning constants").
+// and where each was measured: docs/kernels.md ("Tuning constants"). The
+// choices a host may measure for itself (prefetch hint and distance, when
+// to stream, task size) are not here but in tuning/tuning_values.hpp.
 // Constants only: the plan (baseline code) reads kMaxShortPeriod too.
 #pragma once
 
@@ -38,22 +40,6 @@ constexpr std::size_t kRealignMinSteps = 16;
 // ones only when it moves at least this many bytes: a line written both
 // ways costs a write-combining flush, hidden only by a long run.
 constexpr std::size_t kMixedRunMinBytes = 64 * 1024;
-
-// Streamed rows that repeat the other operand's row prefetch the running
-// operand this far ahead, so that its lines arrive before the loads that
-// would stall on them; nearer is too late, farther evicts more.
-constexpr std::size_t kRepeatedRowPrefetchBytes = 4096;
-
-// Streamed chain kernels prefetch each operand that runs in memory this far
-// ahead: their many ops per load leave too few loads in flight to keep
-// memory busy; nearer is too late, farther gains nothing. (The loops of
-// two-link chains are as tight as a single op's and do not.)
-constexpr std::size_t kChainPrefetchBytes = 4096;
-
-// The locality hint of both prefetches where non-temporal ones lose their
-// lines (prefetch_hint.hpp): 2 (prefetcht1, into L2) ran as fast as 3 and
-// leaves L1 to the repeated rows.
-constexpr int kPrefetchLocality = 2;
 
 // vs/sv rows shorter than this many steps run as one blended run where
 // vectors are at least kBlendRowsMinVectorBytes wide: there the blend per

@@ -1,0 +1,386 @@
+// `bcast tune`: measures the tuning choices on this host by timing the real
+// kernels under each candidate (tune_rounds.hpp), prints each choice against
+// the built-in default with its measured gain, and writes the tuning file
+// the library reads at first plan.
+#include "cli_commands.hpp"
+#include "cli_options.hpp"
+#include "cli_tuning.hpp"
+#include "tune_rounds.hpp"
+
+#include <bcast/bcast.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace bcast_cli {
+
+const char* const kTuneHelp =
+    "usage: bcast tune [--quick] [--threads N] [--isa NAME] [--out PATH]\n"
+    "\n"
+    "Measures on this host, by timing bcast's own kernels under each candidate\n"
+    "in alternated rounds, the choices its built-in tuning guesses: the\n"
+    "prefetch hint and distance of streamed repeated rows and of fused chains,\n"
+    "from how many bytes an op streams its stores on one thread and on a pool,\n"
+    "and the least work per task. A candidate replaces the built-in value only\n"
+    "if it wins by more than 2% and three times the run's noise in 4 of 5\n"
+    "rounds. Prints each choice against the built-in default with the gain, and\n"
+    "writes the tuning file (keyed by CPU vendor, family, model and kernel set)\n"
+    "that libbcast reads at its first plan. About a minute on 2 cores.\n"
+    "\n"
+    "options:\n"
+    "  --quick       3 rounds on small cases (seconds; for CI: checks that the\n"
+    "                file round-trips, its choices are noise)\n"
+    "  --threads N   the pool size for the multi-thread choices (default 0:\n"
+    "                every CPU this process may use; 1 skips them)\n"
+    "  --isa NAME    tune the kernel set NAME (bcast_set_max_isa) instead\n"
+    "  --out PATH    where to write (default $XDG_CACHE_HOME/bcast/tuning.json,\n"
+    "                else ~/.cache/bcast/tuning.json; - for stdout)\n";
+
+namespace {
+
+using bcast::tuning::HostKey;
+using bcast::tuning::Prefetch;
+using bcast::tuning::PrefetchHint;
+using bcast::tuning::Tuning;
+
+const PrefetchHint kHints[] = {PrefetchHint::none, PrefetchHint::nta, PrefetchHint::t2, PrefetchHint::t1,
+                               PrefetchHint::t0};
+
+struct Line {
+    std::string choice, builtin, chosen, gain, verdict;
+};
+
+std::string percent(double log_gain) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%+.1f%%", 100.0 * (std::exp(log_gain) - 1.0));
+    return buf;
+}
+
+std::string mib(uint64_t bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f MiB", static_cast<double>(bytes) / (1 << 20));
+    return buf;
+}
+
+class Tuner {
+public:
+    Tuner(const TuningState& s, bool quick, bcast_pool* pool, std::size_t threads)
+        : key_(s.key), builtin_(s.defaults), tuned_(s.defaults), quick_(quick), pool_(pool),
+          threads_(threads), single_(quick, nullptr, 1), multi_(quick, pool, 2) {}
+
+    void run() {
+        const int steps = threads_ > 1 ? 5 : 3;
+        prefetch("prefetch.rows", &Tuning::rows, steps, [&] {
+            std::vector<Workload> w;
+            w.push_back(quick_ ? Workload::add_rows(256, 4096) : Workload::add_rows(2048, 4096));
+            return w;
+        });
+        prefetch("prefetch.chain", &Tuning::chain, steps, [&] {
+            std::vector<Workload> w;
+            w.push_back(quick_ ? Workload::chain(2, 64, 16384) : Workload::chain(8, 64, 16384));
+            return w;
+        });
+        crossover("nt_min_bytes.1t", &Tuning::nt_min_bytes_1t, single_, steps);
+        if (threads_ > 1) {
+            crossover("nt_min_bytes.nt", &Tuning::nt_min_bytes_nt, multi_, steps);
+            task_size(steps);
+        } else {
+            lines_.push_back({"nt_min_bytes.nt", std::to_string(builtin_.nt_min_bytes_nt),
+                              std::to_string(builtin_.nt_min_bytes_nt), "", "kept: one thread"});
+            lines_.push_back({"task_min_bytes", std::to_string(builtin_.task_min_bytes),
+                              std::to_string(builtin_.task_min_bytes), "", "kept: one thread"});
+        }
+    }
+
+    const Tuning& tuned() const { return tuned_; }
+    const std::vector<Line>& lines() const { return lines_; }
+    std::string text(const Tuning& t) const { return bcast::tuning::write_tuning_text(key_, t, ""); }
+
+private:
+    HostKey key_;
+    Tuning builtin_, tuned_;
+    bool quick_;
+    bcast_pool* pool_;
+    std::size_t threads_;
+    Rounds single_, multi_;
+    std::vector<Line> lines_;
+    int step_ = 0;
+
+    void begin(const std::string& what, int steps) {
+        ++step_;
+        std::fprintf(stderr, "[%d/%d] %s ", step_, steps, what.c_str());
+        std::fflush(stderr);
+    }
+    static void dot() {
+        std::fputc('.', stderr);
+        std::fflush(stderr);
+    }
+    static void end(const std::string& result) { std::fprintf(stderr, " %s\n", result.c_str()); }
+
+    // Hint first (at the built-in distance), then the distance with the
+    // hint chosen.
+    template <class MakeWorkloads>
+    void prefetch(const std::string& name, Prefetch Tuning::*member, int steps, MakeWorkloads make) {
+        std::vector<Workload> w = make();
+        begin(name + " on " + w[0].name, steps);
+        const Prefetch builtin = builtin_.*member;
+        std::vector<std::string> texts;
+        std::vector<Prefetch> cands;
+        for (PrefetchHint h : kHints) {
+            if (h == builtin.hint) continue;
+            Tuning t = tuned_;
+            (t.*member).hint = h;
+            cands.push_back(t.*member);
+            texts.push_back(text(t));
+        }
+        std::vector<uint64_t> distances = {1024, 2048, 8192, 16384};
+        const Comparison hints = single_.compare(texts, text(tuned_), w, dot);
+        std::size_t best = best_of(hints);
+        Prefetch chosen = builtin;
+        double gain = 0;
+        if (significant(hints, best)) {
+            chosen = cands[best];
+            gain = -hints.median_log[best];
+        }
+        if (chosen.hint != PrefetchHint::none) {
+            Tuning base = tuned_;
+            base.*member = chosen;
+            texts.clear();
+            cands.clear();
+            for (uint64_t d : distances) {
+                Tuning t = base;
+                (t.*member).distance = d;
+                cands.push_back(t.*member);
+                texts.push_back(text(t));
+            }
+            const Comparison far = single_.compare(texts, text(base), w, dot);
+            best = best_of(far);
+            if (significant(far, best)) {
+                chosen = cands[best];
+                gain += -far.median_log[best];
+            }
+        }
+        tuned_.*member = chosen;
+        const std::string was = std::string(bcast::tuning::hint_name(builtin.hint)) + " " +
+                                std::to_string(builtin.distance);
+        const std::string now = std::string(bcast::tuning::hint_name(chosen.hint)) + " " +
+                                std::to_string(chosen.distance);
+        const bool changed = !(chosen == builtin);
+        end(now);
+        lines_.push_back({name, was, now, changed ? percent(gain) : "",
+                          changed ? "adopted" : verdict_kept(hints)});
+    }
+
+    static std::size_t best_of(const Comparison& c) {
+        return static_cast<std::size_t>(std::min_element(c.median_log.begin(), c.median_log.end()) -
+                                        c.median_log.begin());
+    }
+
+    static std::string verdict_kept(const Comparison& c) {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "kept (no candidate beat noise %.1f%% in %d rounds)",
+                      100.0 * c.noise, c.rounds);
+        return buf;
+    }
+
+    // Streaming against cached stores on same-shape adds of rising size:
+    // the crossover is the smallest size from which streaming wins at every
+    // size measured; adopted where each size whose decision it changes
+    // gains significantly.
+    void crossover(const std::string& name, uint64_t Tuning::*member, Rounds& rounds, int steps) {
+        begin(name, steps);
+        const std::vector<uint64_t> sizes =
+            quick_ ? std::vector<uint64_t>{2u << 20, 8u << 20, 32u << 20}
+                   : std::vector<uint64_t>{512u << 10, 1u << 20, 2u << 20, 4u << 20, 8u << 20,
+                                           16u << 20, 32u << 20, 64u << 20, 128u << 20};
+        Tuning stream = tuned_, cached = tuned_;
+        stream.*member = 4096;
+        cached.*member = uint64_t{1} << 40;
+        std::vector<Comparison> c;
+        for (uint64_t s : sizes) {
+            std::vector<Workload> w;
+            w.push_back(Workload::add_same(s));
+            c.push_back(rounds.compare({text(stream)}, text(cached), w, {}));
+            dot();
+        }
+        // From index `first` on, streaming won everywhere.
+        std::size_t first = sizes.size();
+        while (first > 0 && c[first - 1].median_log[0] < 0) --first;
+        const uint64_t builtin = builtin_.*member;
+        uint64_t chosen = builtin;
+        double gain = 0;
+        int changed = 0;
+        bool all_significant = true;
+        if (first < sizes.size()) {
+            const double geo = first == 0 ? static_cast<double>(sizes[0])
+                                          : std::sqrt(static_cast<double>(sizes[first - 1]) * static_cast<double>(sizes[first]));
+            chosen = std::max<uint64_t>(4096, static_cast<uint64_t>(geo) / 4096 * 4096);
+            if (first == 0) chosen = std::min(chosen, builtin);
+            for (std::size_t i = 0; i < sizes.size(); ++i) {
+                const bool by_builtin = sizes[i] >= builtin, by_chosen = sizes[i] >= chosen;
+                if (by_builtin == by_chosen) continue;
+                ++changed;
+                // Streaming's log ratio; the gain is its sign as chosen.
+                const double g = by_chosen ? -c[i].median_log[0] : c[i].median_log[0];
+                Comparison one = c[i];
+                if (!by_chosen) {  // the cached side must win: mirror
+                    one.median_log[0] = -one.median_log[0];
+                    one.faster[0] = one.rounds - one.faster[0];
+                }
+                all_significant = all_significant && significant(one, 0);
+                gain += g;
+            }
+        }
+        std::string verdict;
+        if (first == sizes.size()) {
+            chosen = builtin;
+            verdict = "kept (streaming never won up to " + mib(sizes.back()) + ")";
+        } else if (changed == 0) {
+            verdict = "kept (the measured crossover agrees)";
+        } else if (!all_significant) {
+            verdict = "kept (crossover near " + mib(chosen) + ", gain within noise)";
+            chosen = builtin;
+        } else {
+            verdict = "adopted";
+        }
+        tuned_.*member = chosen;
+        end(mib(chosen));
+        lines_.push_back({name, std::to_string(builtin), std::to_string(chosen),
+                          chosen != builtin ? percent(gain / changed) : "", verdict});
+    }
+
+    // The least work per task, on the pool: the geometric mean over small
+    // to middling ops.
+    void task_size(int steps) {
+        begin("task_min_bytes", steps);
+        std::vector<Workload> w;
+        for (uint64_t s : {uint64_t{384} << 10, uint64_t{1536} << 10, uint64_t{6} << 20}) {
+            w.push_back(Workload::add_same(s));
+        }
+        std::vector<uint64_t> cands;
+        std::vector<std::string> texts;
+        for (uint64_t b : {uint64_t{32} << 10, uint64_t{64} << 10, uint64_t{128} << 10,
+                           uint64_t{512} << 10, uint64_t{1} << 20}) {
+            if (b == builtin_.task_min_bytes) continue;
+            Tuning t = tuned_;
+            t.task_min_bytes = b;
+            cands.push_back(b);
+            texts.push_back(text(t));
+        }
+        const Comparison c = multi_.compare(texts, text(tuned_), w, dot);
+        const std::size_t best = best_of(c);
+        const bool adopt = significant(c, best);
+        if (adopt) tuned_.task_min_bytes = cands[best];
+        end(std::to_string(tuned_.task_min_bytes));
+        lines_.push_back({"task_min_bytes", std::to_string(builtin_.task_min_bytes),
+                          std::to_string(tuned_.task_min_bytes), adopt ? percent(-c.median_log[best]) : "",
+                          adopt ? "adopted" : verdict_kept(c)});
+    }
+};
+
+// How much of the run this process was off the CPU: the machine's other
+// work, which the alternated rounds spread over all candidates but which
+// widens the noise every verdict is held to.
+std::string disturbance(double wall_seconds) {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    const double cpu = static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+                       static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%.0f s, %.0f s on a CPU, %ld involuntary context switches", wall_seconds,
+                  cpu, u.ru_nivcsw);
+    return buf;
+}
+
+std::string default_path() {
+    const char* xdg = std::getenv("XDG_CACHE_HOME");
+    const char* home = std::getenv("HOME");
+    if (xdg != nullptr && xdg[0] == '/') return std::string(xdg) + "/bcast/tuning.json";
+    if (home != nullptr && home[0] == '/') return std::string(home) + "/.cache/bcast/tuning.json";
+    usage_error("no absolute XDG_CACHE_HOME or HOME: give --out PATH");
+}
+
+// Writes beside the target and renames, so that a reader never sees half a
+// file; creates the cache directories (0700) when missing.
+bool write_file(const std::string& path, const std::string& text) {
+    const std::size_t slash = path.rfind('/');
+    if (slash != std::string::npos && slash > 0) {
+        const std::string dir = path.substr(0, slash);
+        for (std::size_t at = dir.find('/', 1);; at = dir.find('/', at + 1)) {
+            ::mkdir(dir.substr(0, at).c_str(), 0700);  // existing: EEXIST, fine
+            if (at == std::string::npos) break;
+        }
+    }
+    const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+    std::FILE* f = std::fopen(tmp.c_str(), "w");
+    if (f == nullptr) return false;
+    const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    if (std::fclose(f) != 0 || !ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+        std::remove(tmp.c_str());
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+int cmd_tune(int argc, char** argv) {
+    Options o = parse_options(argc, argv, 2, kQuickOption | kThreadsOption | kIsaOption | kOutOption);
+    if (o.help) return show_help(kTuneHelp);
+    if (!o.have_threads) o.threads = 0;  // every CPU, unlike bench's default
+    if (!o.args.empty()) usage_error("bcast tune takes no arguments");
+    if (!apply_isa(o)) return kExitRefused;
+    const std::string path = o.out_path.empty() ? default_path() : o.out_path;
+    PoolHandle pool;
+    std::size_t threads = 1;
+    if (o.threads != 1) {
+        const bcast_status st = make_pool(o, &pool);
+        if (st != BCAST_OK) return refused(st);
+        threads = bcast_pool_threads(pool.pool);
+    }
+    const TuningState before = read_tuning_state();
+    std::fprintf(stderr, "bcast tune: %s family %lld model %lld, %s, %zu thread%s, %s\n",
+                 before.key.vendor.c_str(), static_cast<long long>(before.key.family),
+                 static_cast<long long>(before.key.model), before.key.isa.c_str(), threads,
+                 threads == 1 ? "" : "s", o.quick ? "quick" : "full");
+    const auto t0 = std::chrono::steady_clock::now();
+    Tuner tuner(before, o.quick, pool.pool, threads);
+    tuner.run();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    bcast_tuning_load_string(nullptr, 0);
+
+    std::printf("%-18s %-16s %-16s %-8s %s\n", "choice", "built-in", "chosen", "gain", "verdict");
+    for (const Line& l : tuner.lines()) {
+        std::printf("%-18s %-16s %-16s %-8s %s\n", l.choice.c_str(), l.builtin.c_str(), l.chosen.c_str(),
+                    l.gain.c_str(), l.verdict.c_str());
+    }
+    char info[256];
+    std::snprintf(info, sizeof info,
+                  "\"by\":\"bcast tune%s\",\"bcast\":\"%s\",\"threads\":%zu,\"seconds\":%lld,"
+                  "\"date\":%lld,\"builtin\":",
+                  o.quick ? " --quick" : "", bcast_version_string(), threads,
+                  static_cast<long long>(seconds), static_cast<long long>(std::time(nullptr)));
+    const std::string text =
+        bcast::tuning::write_tuning_text(before.key, tuner.tuned(), info + bcast::tuning::json_quote(before.builtin));
+    if (path == "-") {
+        std::printf("%s", text.c_str());
+    } else if (!write_file(path, text)) {
+        std::fprintf(stderr, "bcast: cannot write %s\n", path.c_str());
+        return kExitRefused;
+    } else {
+        std::printf("wrote %s (%s)\n", path.c_str(), disturbance(seconds).c_str());
+    }
+    return kExitOk;
+}
+
+}  // namespace bcast_cli
