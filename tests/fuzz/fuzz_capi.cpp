@@ -175,7 +175,26 @@ void handle_calls(fuzz::Input& in) {
     op = created;
     alignas(64) unsigned char buffers[3][4096];
     for (int step = 0, steps = static_cast<int>(in.range(1, 12)); step < steps; ++step) {
-        switch (in.byte() % 7) {
+        switch (in.byte() % 8) {
+            case 6: {
+                // Quantization: mostly valid parameters (the op then plans and
+                // runs quantized), else any float bits and zero points.
+                float scale = 0.05f;
+                if (in.chance(30)) {
+                    const auto bits = static_cast<uint32_t>(in.u64());
+                    std::memcpy(&scale, &bits, sizeof scale);
+                }
+                const size_t operand = in.chance(25) ? BCAST_OUTPUT : static_cast<size_t>(in.range(0, 17));
+                const int32_t zp = static_cast<int32_t>(in.chance(80) ? in.range(-128, 255) : in.range(-70000, 70000));
+                check_status(bcast_op_set_quantization(in.chance(97) ? op : nullptr, operand, scale, zp));
+                float got_scale = -1.0f;
+                int32_t got_zp = -1;
+                st = bcast_op_get_quantization(op, operand, in.chance(90) ? &got_scale : nullptr,
+                                               in.chance(90) ? &got_zp : nullptr);
+                check_status(st);
+                if (st != BCAST_OK) FUZZ_CHECK(got_scale == -1.0f && got_zp == -1);
+                break;
+            }
             case 0:
                 check_status(bcast_op_set_param(in.chance(95) ? op : nullptr, enum_value(in, 3),
                                                  in.chance(80) ? in.range(-2, 6) : static_cast<int64_t>(in.u64())));
