@@ -218,8 +218,16 @@ QuantSelection select_quant_kernels(bcast_dtype dtype) {
 }
 
 QuantBinaryKernels select_quant_binary(bcast_opcode kernel_op, bcast_dtype dtype) {
-    const IsaInfo* info = simd_info(active_isa());
-    return info ? info->quant_binaries(kernel_op, dtype) : QuantBinaryKernels{};
+    const Isa isa = active_isa();
+    const IsaInfo* info = simd_info(isa);
+    QuantBinaryKernels k = info ? info->quant_binaries(kernel_op, dtype) : QuantBinaryKernels{};
+#if defined(BCAST_HAVE_AVX512VBMI_KERNELS)
+    if (isa == Isa::avx512 && cpu::cpu_features().avx512vbmi && k.vs && k.sv) {
+        k.vs_row = avx512vbmi::quant_row_kernel(false);
+        k.sv_row = avx512vbmi::quant_row_kernel(true);
+    }
+#endif
+    return k;
 }
 
 QuantKernels isa_quant_kernels(const char* name, bcast_dtype dtype) {

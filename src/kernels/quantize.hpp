@@ -58,13 +58,22 @@ struct QuantKernels {
 // contiguous output: out[i] = Q(DQ(x[i]) op DQ(y[i])), with the op's own f32
 // definition (kernels/ops), so exactly what dequantizing into f32, running
 // the f32 kernel and quantizing gives, in one pass.
-struct QuantBinaryParams {
-    QuantParams x, y, out;
-};
+struct QuantBinaryParams;
 using QuantBinaryFn = void (*)(std::size_t n, const void* x, const void* y, void* out,
                                const QuantBinaryParams& p);
+struct QuantBinaryParams {
+    QuantParams x, y, out;
+    // Table-row kernels (one operand constant along the line): the register
+    // kernel of the same layout, which computes the row's 256 entries.
+    QuantBinaryFn row = nullptr;
+};
 struct QuantBinaryKernels {
     QuantBinaryFn vv = nullptr, vs = nullptr, sv = nullptr;
+    // Where one operand is constant along the line the result is a function
+    // of the other operand's byte: these look each byte up in a 256-entry
+    // row that params.row computes per call (exact by construction). Null
+    // where the CPU has no fast byte lookup.
+    QuantBinaryFn vs_row = nullptr, sv_row = nullptr;
 };
 
 // The portable kernels for u8 or i8; nullptr for any other dtype.

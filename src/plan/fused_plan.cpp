@@ -402,7 +402,12 @@ void choose_quant_binary(FusedPlan& p) {
     const std::size_t x = step.operands[0].index, y = step.operands[1].index;
     const kernels::QuantBinaryKernels k = kernels::select_quant_binary(step.kernel_op, p.out_dtype);
     p.quant_binary = p.leaf_scalar[x] ? k.sv : p.leaf_scalar[y] ? k.vs : k.vv;
-    p.quant_binary_params = {p.leaf_quant[x], p.leaf_quant[y], p.out_quant};
+    p.quant_binary_params = {p.leaf_quant[x], p.leaf_quant[y], p.out_quant, p.quant_binary};
+    const kernels::QuantBinaryFn row = p.leaf_scalar[x] ? k.sv_row : p.leaf_scalar[y] ? k.vs_row : nullptr;
+    if (row) p.quant_binary = row;
+    // Nothing goes through slots: a line runs in one call (a table row is
+    // built once per line, not once per block).
+    if (p.quant_binary) p.block = std::size_t{1} << 30;
 }
 
 // How the chain reads each leaf. Runs read in place come from memory (and

@@ -348,3 +348,22 @@ def test_expression_quantization_checks(lib):
         assert "only an f32 result can be quantized" in message(lib)
     finally:
         lib.bcast_expr_destroy(h)
+
+
+@pytest.mark.parametrize("dtype", ["u8", "i8"])
+@pytest.mark.parametrize("op", ["ADD", "SUB", "RSUB", "MUL", "DIV", "MAX", "MIN"])
+def test_every_byte_pair_on_long_lines(lib, op, dtype):
+    """Lines of 1,024 with one operand constant along each (where a CPU with
+    byte permutes looks the line up in a 256-entry row), both ways round."""
+    rng = np.random.default_rng(abs(hash((op, dtype, "long"))) % 2**32)
+    lo, hi = RANGE[dtype]
+    bytes_ = np.arange(lo, hi + 1).astype(NP_DT[dtype])
+    varying = np.tile(bytes_, (256, 4))            # (256, 1024): every byte on every line
+    constant = bytes_.reshape(256, 1)              # one value per line
+    for pa, pb, py in random_params(rng, dtype, 4) + [shift_params(SPECIAL[0], dtype)]:
+        got = QOp(lib, op, dtype, [pa, pb], py).run([varying, constant],
+                                                    np.empty(varying.shape, NP_DT[dtype]))
+        assert np.array_equal(got, qdq(op, varying, constant, pa, pb, py, dtype)), (pa, pb, py)
+        got = QOp(lib, op, dtype, [pa, pb], py).run([constant, varying],
+                                                    np.empty(varying.shape, NP_DT[dtype]))
+        assert np.array_equal(got, qdq(op, constant, varying, pa, pb, py, dtype)), (pa, pb, py)

@@ -24,6 +24,10 @@ check_cxx_source_compiles([=[
   int main() { return 0; }
 ]=] BCAST_TOOLCHAIN_HAS_AVX512FP16)
 unset(CMAKE_REQUIRED_FLAGS)
+# Byte permutes where the CPU has AVX512-VBMI (dispatch.cpp asks CPUID): the
+# quantized ops' table rows (kernels/avx512vbmi/).
+bcast_add_isa_kernels(avx512vbmi FLAGS -mavx512vbmi ${bcast_avx512_flags})
+target_compile_definitions(bcast_core_baseline PRIVATE BCAST_HAVE_AVX512VBMI_KERNELS)
 if(BCAST_TOOLCHAIN_HAS_AVX512FP16)
   bcast_add_isa_kernels(avx512fp16 FLAGS -mavx512fp16 ${bcast_avx512_flags})
   target_compile_definitions(bcast_core_baseline PRIVATE BCAST_HAVE_AVX512FP16_KERNELS)

@@ -48,9 +48,9 @@ CpuFeatures detect() {
     const bool os_ymm = (xcr0 & kXcr0Ymm) == kXcr0Ymm;
     const bool os_zmm = os_ymm && (xcr0 & kXcr0Zmm) == kXcr0Zmm;
 
-    unsigned leaf7_ebx = 0, leaf7_edx = 0;
+    unsigned leaf7_ebx = 0, leaf7_ecx = 0, leaf7_edx = 0;
     if (__get_cpuid_max(0, nullptr) >= 7) {
-        __cpuid_count(7, 0, eax, leaf7_ebx, ecx, leaf7_edx);
+        __cpuid_count(7, 0, eax, leaf7_ebx, leaf7_ecx, leaf7_edx);
     }
     const bool avx2 = (leaf7_ebx & bit_AVX2) != 0;
     constexpr unsigned kAvx512Bits =
@@ -60,6 +60,8 @@ CpuFeatures detect() {
     f.avx512 = f.avx2 && (leaf7_ebx & kAvx512Bits) == kAvx512Bits && os_zmm;
     constexpr unsigned kAvx512Fp16Bit = 1u << 23;  // CPUID.(7,0):EDX (cpuid.h only from GCC 12)
     f.avx512fp16 = f.avx512 && (leaf7_edx & kAvx512Fp16Bit) != 0;
+    constexpr unsigned kAvx512VbmiBit = 1u << 1;  // CPUID.(7,0):ECX
+    f.avx512vbmi = f.avx512 && (leaf7_ecx & kAvx512VbmiBit) != 0;
     return f;
 }
 

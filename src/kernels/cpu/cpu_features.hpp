@@ -13,6 +13,8 @@ struct CpuFeatures {
     bool avx512 = false;
     // AVX512-FP16 on top of avx512 (same OS state): native half arithmetic.
     bool avx512fp16 = false;
+    // AVX512-VBMI on top of avx512: byte permutes (quantized table rows).
+    bool avx512vbmi = false;
     // Advanced SIMD: part of the aarch64 baseline.
     bool neon = false;
     // CPUID vendor "GenuineIntel".

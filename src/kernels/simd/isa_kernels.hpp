@@ -36,6 +36,12 @@ BCAST_SIMD_ISAS(BCAST_DECLARE_ISA)
 #undef BCAST_DECLARE_ISA
 #undef BCAST_DECLARE_FAMILY
 
+// Quantized table-row kernels (kernels/quantize.hpp), where the CPU has
+// AVX512-VBMI on top of avx512.
+namespace avx512vbmi {
+QuantBinaryFn quant_row_kernel(bool x_scalar);
+}
+
 // f16 + - * / only (nullptr for everything else); consulted before avx512's
 // own table where the CPU has AVX512-FP16. Hand-written, not by family.
 namespace avx512fp16 {
