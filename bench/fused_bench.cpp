@@ -7,6 +7,7 @@
 //
 //   bcast_fused_bench [--budget-ms N] [--offset BYTES] [--smoke]
 #include "aligned_buffer.hpp"
+#include "bench_options.hpp"
 #include "machine_info.hpp"
 #include "offset_buffer.hpp"
 #include "reference_loops.hpp"
@@ -81,14 +82,6 @@ bcast_op* make_op(bcast_opcode opcode, const Dims& x, const Dims& p) {
     return op;
 }
 
-std::string fmt_time(double ns) {
-    char buf[32];
-    if (ns >= 1e6) std::snprintf(buf, sizeof buf, "%.2f ms", ns / 1e6);
-    else if (ns >= 1e3) std::snprintf(buf, sizeof buf, "%.2f us", ns / 1e3);
-    else std::snprintf(buf, sizeof buf, "%.1f ns", ns);
-    return buf;
-}
-
 void run_chain(const Chain& c, const bench::Budget& budget, std::size_t offset) {
     const std::size_t n = static_cast<std::size_t>(numel(c.x));
     bench::OffsetBuffer x(n * 4, offset), y(n * 4, offset), t(n * 4, offset);
@@ -136,8 +129,8 @@ void run_chain(const Chain& c, const bench::Budget& budget, std::size_t offset) 
     const double fused_x_roof = bench::median_ratio(timed.per_call_ns[2], roof);
     const double unfused_over_fused = timed.paired_ratio(3, 2);
     std::printf("| %s | %zu | +%zu | %s | %s | %s | %.2fx | %.2fx |\n", c.label, c.ops.size(), offset,
-                fmt_time(bench::summarize(roof).min_ns).c_str(), fmt_time(timed.stats(2).min_ns).c_str(),
-                fmt_time(timed.stats(3).min_ns).c_str(), fused_x_roof, unfused_over_fused);
+                bench::format_time(bench::summarize(roof).min_ns).c_str(), bench::format_time(timed.stats(2).min_ns).c_str(),
+                bench::format_time(timed.stats(3).min_ns).c_str(), fused_x_roof, unfused_over_fused);
     std::fflush(stdout);
     for (bcast_op* op : ops) bcast_op_destroy(op);
     bcast_expr_destroy(e);
@@ -170,8 +163,8 @@ void run_pair(const Chain& c, float second_value, const bench::Budget& budget) {
     for (std::size_t r = 0; r < slower.size(); ++r) {
         slower[r] = std::max(timed.per_call_ns[1][r], timed.per_call_ns[2][r]);
     }
-    std::printf("| %s | %s | %s | %s | %.2fx |\n", c.label, fmt_time(timed.stats(0).min_ns).c_str(),
-                fmt_time(timed.stats(1).min_ns).c_str(), fmt_time(timed.stats(2).min_ns).c_str(),
+    std::printf("| %s | %s | %s | %s | %.2fx |\n", c.label, bench::format_time(timed.stats(0).min_ns).c_str(),
+                bench::format_time(timed.stats(1).min_ns).c_str(), bench::format_time(timed.stats(2).min_ns).c_str(),
                 bench::median_ratio(timed.per_call_ns[0], slower));
     bcast_op_destroy(a);
     bcast_op_destroy(b);
@@ -191,32 +184,18 @@ void run_planning(const bench::Budget& budget) {
         [&] { (void)bcast_expr_plan(e, 9, ranks.data(), dims.data(), nullptr, nullptr); })};
     const bench::Interleaved timed = bench::run_interleaved(variants, budget);
     std::printf("\nPlanning an 8-node chain over (8,64,112,112) and (1,64,1,1): %s min, %s median "
-                "(target 10 us)\n", fmt_time(timed.stats(0).min_ns).c_str(),
-                fmt_time(timed.stats(0).median_ns).c_str());
+                "(target 10 us)\n", bench::format_time(timed.stats(0).min_ns).c_str(),
+                bench::format_time(timed.stats(0).median_ns).c_str());
     bcast_expr_destroy(e);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    double budget_ms = 2000;
-    bool smoke = false;
-    std::size_t offset = 0;
-    for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--smoke") == 0) {
-            smoke = true;
-        } else if (std::strcmp(argv[i], "--budget-ms") == 0 && i + 1 < argc) {
-            budget_ms = std::atof(argv[++i]);
-        } else if (std::strcmp(argv[i], "--offset") == 0 && i + 1 < argc) {
-            offset = static_cast<std::size_t>(std::atoi(argv[++i]));
-        } else {
-            std::fprintf(stderr, "usage: %s [--budget-ms N] [--offset BYTES] [--smoke]\n", argv[0]);
-            return 2;
-        }
-    }
-    bench::Budget budget;
-    budget.total_ns = (smoke ? 20 : budget_ms) * 1e6;
-    budget.min_rounds = smoke ? 1 : 7;
+    const bench::Options options = bench::parse_options(argc, argv, 2000);
+    const bench::Budget& budget = options.budget;
+    const bool smoke = options.smoke;
+    const std::size_t offset = options.offset;
     const bench::MachineInfo m = bench::machine_info();
     std::printf("# Fused expressions (f32)\n\n- CPU: %s; %s; bcast %s, kernel set %s\n", m.cpu_model.c_str(),
                 m.date_utc.c_str(), bcast_version_string(), bcast_isa());

@@ -7,6 +7,7 @@
 // from 64-byte alignment (--offset; numpy's and malloc's 16 bytes: 16).
 //
 //   bcast_quantized_bench [--budget-ms N] [--offset BYTES] [--smoke]
+#include "bench_options.hpp"
 #include "machine_info.hpp"
 #include "offset_buffer.hpp"
 #include "reference_loops.hpp"
@@ -59,14 +60,6 @@ bcast_op* make_op(bcast_opcode opcode, bcast_dtype dtype, const Case& c, bool qu
     const int64_t* dims[2] = {c.a.data(), c.b.data()};
     ok(bcast_op_plan(op, 2, ranks, dims, nullptr, nullptr), "bcast_op_plan");
     return op;
-}
-
-std::string fmt_time(double ns) {
-    char buf[32];
-    if (ns >= 1e6) std::snprintf(buf, sizeof buf, "%.2f ms", ns / 1e6);
-    else if (ns >= 1e3) std::snprintf(buf, sizeof buf, "%.2f us", ns / 1e3);
-    else std::snprintf(buf, sizeof buf, "%.1f ns", ns);
-    return buf;
 }
 
 // The same-bytes roofline of one case on `team`'s threads: each share runs
@@ -126,9 +119,9 @@ void run_case(const Case& c, bcast_opcode opcode, bcast_dtype dtype, const bench
     const std::vector<double> roof2 = bench::per_round_min(t.per_call_ns[4], t.per_call_ns[5]);
     std::printf("| %s | %s %s | +%zu | %s | %s | %.2fx | %.2fx | %s | %.2fx |\n", c.label,
                 dtype == BCAST_DTYPE_I8 ? "i8" : "u8", opcode == BCAST_OP_ADD ? "add" : "mul", offset,
-                fmt_time(bench::summarize(roof1).min_ns).c_str(), fmt_time(t.stats(2).min_ns).c_str(),
+                bench::format_time(bench::summarize(roof1).min_ns).c_str(), bench::format_time(t.stats(2).min_ns).c_str(),
                 bench::median_ratio(t.per_call_ns[2], roof1), t.paired_ratio(3, 2),
-                fmt_time(t.stats(6).min_ns).c_str(), bench::median_ratio(t.per_call_ns[6], roof2));
+                bench::format_time(t.stats(6).min_ns).c_str(), bench::median_ratio(t.per_call_ns[6], roof2));
     std::fflush(stdout);
     bcast_op_destroy(q);
     bcast_op_destroy(f);
@@ -137,24 +130,10 @@ void run_case(const Case& c, bcast_opcode opcode, bcast_dtype dtype, const bench
 }  // namespace
 
 int main(int argc, char** argv) {
-    double budget_ms = 1500;
-    bool smoke = false;
-    std::size_t offset = 0;
-    for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--smoke") == 0) {
-            smoke = true;
-        } else if (std::strcmp(argv[i], "--budget-ms") == 0 && i + 1 < argc) {
-            budget_ms = std::atof(argv[++i]);
-        } else if (std::strcmp(argv[i], "--offset") == 0 && i + 1 < argc) {
-            offset = static_cast<std::size_t>(std::atoi(argv[++i]));
-        } else {
-            std::fprintf(stderr, "usage: %s [--budget-ms N] [--offset BYTES] [--smoke]\n", argv[0]);
-            return 2;
-        }
-    }
-    bench::Budget budget;
-    budget.total_ns = (smoke ? 20 : budget_ms) * 1e6;
-    budget.min_rounds = smoke ? 1 : 7;
+    const bench::Options options = bench::parse_options(argc, argv, 1500);
+    const bench::Budget& budget = options.budget;
+    const bool smoke = options.smoke;
+    const std::size_t offset = options.offset;
     bcast_pool* pool = nullptr;
     ok(bcast_pool_create(0, &pool), "bcast_pool_create");
     roofline::ThreadTeam one(1), all(static_cast<int>(bcast_pool_threads(pool)));

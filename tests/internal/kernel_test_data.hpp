@@ -4,6 +4,8 @@
 #pragma once
 
 #include "core/op_info.hpp"
+#include "kernels/dispatch.hpp"
+#include "kernels/isas.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -16,6 +18,18 @@
 namespace bcast_test {
 
 using Bytes = std::vector<unsigned char>;
+
+// The SIMD ISAs this build and CPU run.
+inline std::vector<std::string> host_isas() {
+    std::vector<std::string> isas;
+#define BCAST_ISA_NAME(isa, arch) #isa,
+    for (const char* name : {BCAST_SIMD_ISAS(BCAST_ISA_NAME)}) {
+        if (bcast::kernels::isa_available(name)) isas.emplace_back(name);
+    }
+#undef BCAST_ISA_NAME
+    return isas;
+}
+
 
 inline std::string pair_name(bcast_opcode op, bcast_dtype dt) {
     return std::string(bcast::op_info(op)->name) + "/" + bcast::dtype_name(dt);

@@ -1,8 +1,8 @@
 // Every ISA's quantization kernels against the portable ones, bit for bit,
 // and the portable ones against a reference written here from ONNX's
 // operator text (double-checked arithmetic, not the kernels' code).
+#include "kernel_test_data.hpp"
 #include "kernels/dispatch.hpp"
-#include "kernels/isas.hpp"
 #include "kernels/quantize.hpp"
 
 #include <catch2/catch.hpp>
@@ -17,18 +17,9 @@
 
 using bcast::kernels::QuantKernels;
 using bcast::kernels::QuantParams;
+using bcast_test::host_isas;
 
 namespace {
-
-std::vector<std::string> host_isas() {
-    std::vector<std::string> isas;
-#define BCAST_ISA_NAME(isa, arch) #isa,
-    for (const char* name : {BCAST_SIMD_ISAS(BCAST_ISA_NAME)}) {
-        if (bcast::kernels::isa_available(name)) isas.emplace_back(name);
-    }
-#undef BCAST_ISA_NAME
-    return isas;
-}
 
 QuantParams params(float scale, int32_t zp, bool i8) {
     QuantParams p;

@@ -40,23 +40,13 @@ namespace {
 
 using bcast::kernels::OpKernels;
 using bcast_test::Bytes;
+using bcast_test::host_isas;
 using bcast_test::mismatch;
 using bcast_test::pair_name;
 using bcast_test::random_elems;
 
 const bcast_opcode kAllOps = static_cast<bcast_opcode>(bcast::kNumOpcodes);
 const bcast_dtype kAllDtypes = static_cast<bcast_dtype>(bcast::kNumDtypes);
-
-// The SIMD ISAs this build and CPU run.
-std::vector<std::string> host_isas() {
-    std::vector<std::string> isas;
-#define BCAST_ISA_NAME(isa, arch) #isa,
-    for (const char* name : {BCAST_SIMD_ISAS(BCAST_ISA_NAME)}) {
-        if (bcast::kernels::isa_available(name)) isas.emplace_back(name);
-    }
-#undef BCAST_ISA_NAME
-    return isas;
-}
 
 // Restores the ISA cap a test changed.
 struct CapGuard {
