@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -145,16 +146,23 @@ std::string active_source() { return state().source; }
 
 std::string load_text(std::string_view text) {
     state();  // g_lookup
-    auto* s = new State(*g_lookup);  // immortal, as the first one
+    auto s = std::make_unique<State>(*g_lookup);
     s->key = host_key();
     s->ignored.clear();
     const std::string why = use_text(text, *s);
-    if (!why.empty()) {
-        delete s;  // never published
-        return why;
-    }
+    if (!why.empty()) return why;  // never published
     s->source = "string";
-    g_state.store(s, std::memory_order_release);
+    // Published states live as long as the process, as the first one: plans
+    // and other threads may still read one after the next is loaded. They
+    // stay reachable (a leak checker sees them kept, not lost).
+    static std::mutex kept_mutex;
+    static auto* const kept = new std::vector<std::unique_ptr<State>>;
+    const State* published = s.get();
+    {
+        const std::lock_guard<std::mutex> lock(kept_mutex);
+        kept->push_back(std::move(s));
+    }
+    g_state.store(published, std::memory_order_release);
     return "";
 }
 
