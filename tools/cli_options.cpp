@@ -33,15 +33,13 @@ std::size_t parse_threads(const std::string& text) {
 QuantArg parse_quant(const std::string& text) {
     const std::string s = trim(text);
     const std::size_t colon = s.find(':');
+    const std::string scale = colon == std::string::npos ? std::string() : s.substr(0, colon);
     QuantArg q;
     char* end = nullptr;
     int64_t zp = 0;
-    if (colon != std::string::npos) {
-        const std::string scale = s.substr(0, colon);
-        q.scale = scale.empty() ? 0.0f : std::strtof(scale.c_str(), &end);
-    }
-    if (colon == std::string::npos || end == nullptr || *end != '\0' ||
-        !parse_int(s.substr(colon + 1), true, &zp) || zp < INT32_MIN || zp > INT32_MAX) {
+    if (!scale.empty()) q.scale = std::strtof(scale.c_str(), &end);
+    if (end == nullptr || *end != '\0' || !parse_int(s.substr(colon + 1), true, &zp) ||
+        zp < INT32_MIN || zp > INT32_MAX) {
         usage_error("bad --quant '" + text + "': expected SCALE:ZERO_POINT, e.g. 0.05:128");
     }
     q.zero_point = static_cast<int32_t>(zp);
