@@ -116,6 +116,10 @@ TEST_CASE("every ISA's quantization kernels match the portable ones", "[quant][s
             const bcast_dtype dt = i8 ? BCAST_DTYPE_I8 : BCAST_DTYPE_U8;
             const QuantKernels* portable = bcast::kernels::portable_quant_kernels(dt);
             const QuantKernels fast = bcast::kernels::isa_quant_kernels(isa.c_str(), dt);
+            if (isa == "neon") {  // runs the portable kernels (simd_quantize.hpp)
+                REQUIRE(fast.quantize == nullptr);
+                continue;
+            }
             REQUIRE(fast.quantize != nullptr);
             REQUIRE(fast.dequantize != nullptr);
             for (float scale : kScales) {

@@ -19,6 +19,15 @@
 namespace bcast::kernels::BCAST_KERNEL_ISA::simd {
 namespace {
 
+// NEON's kernels, through xsimd's generic conversions, gave other bytes
+// than the portable ones on a few quotients under qemu-aarch64 (CI,
+// 2026-11-27): until that is understood NEON runs the portable kernels.
+#if defined(__aarch64__)
+constexpr bool kSimdQuantization = false;
+#else
+constexpr bool kSimdQuantization = true;
+#endif
+
 // One batch of int32 lanes from as many bytes, and back (the lanes hold
 // values of the byte's type). xsimd 8.1 converts through memory here; an
 // ISA with widening loads and narrowing stores specialises this in
@@ -128,6 +137,7 @@ void quant_binary(std::size_t n, const void* xp, const void* yp, void* outp,
 
 template <class Isa, class Op>
 QuantBinaryKernels quant_binary_kernels(bcast_dtype dtype) {
+    if (!kSimdQuantization) return {};
     switch (dtype) {
         case BCAST_DTYPE_U8:
             return {&quant_binary<Isa, uint8_t, Op, false, false>,
@@ -143,6 +153,7 @@ QuantBinaryKernels quant_binary_kernels(bcast_dtype dtype) {
 
 template <class Isa>
 QuantKernels quant_kernels(bcast_dtype dtype) {
+    if (!kSimdQuantization) return {};
     switch (dtype) {
         case BCAST_DTYPE_U8: return {&dequantize<Isa, uint8_t>, &quantize<Isa, uint8_t>};
         case BCAST_DTYPE_I8: return {&dequantize<Isa, int8_t>, &quantize<Isa, int8_t>};
