@@ -1,10 +1,12 @@
-# cmake -DCLI=<bcast> -DDIR=<scratch dir> -P check_tune_roundtrip.cmake
+# cmake -DCLI=<bcast> -DDIR=<scratch dir> [-DEMULATOR="qemu-aarch64|-L|..."] -P check_tune_roundtrip.cmake
+# (a cross build runs the CLI under its emulator, as run_cli_test.cmake does)
 # `bcast tune --quick` writes the tuning file where the library looks
 # ($XDG_CACHE_HOME/bcast/tuning.json); a later process loads it, says it is
 # in force from there, and its choices are the file's.
 file(REMOVE_RECURSE "${DIR}")
 file(MAKE_DIRECTORY "${DIR}")
-set(env ${CMAKE_COMMAND} -E env --unset=BCAST_TUNING "XDG_CACHE_HOME=${DIR}")
+string(REPLACE "|" ";" emulator "${EMULATOR}")
+set(env ${CMAKE_COMMAND} -E env --unset=BCAST_TUNING "XDG_CACHE_HOME=${DIR}" ${emulator})
 execute_process(COMMAND ${env} "${CLI}" tune --quick --threads 2
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
