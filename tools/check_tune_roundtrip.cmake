@@ -38,7 +38,7 @@ endif()
 # A relative XDG_CACHE_HOME is invalid (XDG spec): ~/.cache is read instead.
 file(COPY "${file}" DESTINATION "${DIR}/home/.cache/bcast")
 execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=BCAST_TUNING XDG_CACHE_HOME=relative/cache
-                        "HOME=${DIR}/home" "${CLI}" isa
+                        "HOME=${DIR}/home" ${emulator} "${CLI}" isa
   RESULT_VARIABLE rc OUTPUT_VARIABLE home_isa ERROR_VARIABLE err)
 if(NOT rc EQUAL 0 OR NOT home_isa MATCHES "\ntuning: +file ${DIR}/home/.cache/bcast/tuning.json ")
   message(FATAL_ERROR "bcast isa does not read ~/.cache under a relative XDG_CACHE_HOME:\n${home_isa}${err}")
