@@ -222,3 +222,26 @@ def check_input(arr, i, shape, strides, dtype, what):
     if arr.strides != strides and not same_layout(arr.strides, strides, shape):
         raise ValueError("%s: input %d has byte strides %s, the plan is for %s"
                          % (what, i, arr.strides, strides))
+
+
+# Quantized arrays (bcast.qlinear, bcast.fuse's quantized=): their dtypes, and
+# the C API's BCAST_OUTPUT operand.
+QUANTIZED = (np.dtype(np.uint8), np.dtype(np.int8))
+OUTPUT_OPERAND = (1 << 64) - 1
+
+
+def is_quantized_array(value):
+    dtype = getattr(value, "dtype", None)
+    return dtype is not None and np.dtype(dtype).newbyteorder("=") in QUANTIZED
+
+
+def quantization(scale, zero_point, scale_what, zero_point_what):
+    """(scale as a float32 value, zero point as an int32 value), checked for
+    type and range here; the library checks the values."""
+    if isinstance(scale, (bool, np.bool_)) or not isinstance(scale, (int, float, np.floating,
+                                                                     np.integer)):
+        raise TypeError("%s must be a float, not %s" % (scale_what, type(scale).__name__))
+    zero_point = as_int(zero_point, zero_point_what)
+    if not -2 ** 31 <= zero_point < 2 ** 31:
+        raise OverflowError("%s does not fit int32" % zero_point_what)
+    return float(np.float32(scale)), zero_point

@@ -36,8 +36,6 @@ _WHAT = "bcast.fuse"
 
 _BOOL = np.dtype(np.bool_)
 _F32 = np.dtype(np.float32)
-_QUANTIZED = (np.dtype(np.uint8), np.dtype(np.int8))
-_OUTPUT = (1 << 64) - 1  # the C API's BCAST_OUTPUT
 
 
 def _quantization(value, what):
@@ -46,12 +44,7 @@ def _quantization(value, what):
         scale, zero_point = value
     except (TypeError, ValueError):
         raise TypeError("%s must be a (scale, zero_point) pair, not %r" % (what, value)) from None
-    if isinstance(scale, (bool, np.bool_)) or not isinstance(scale, (int, float, np.number)):
-        raise TypeError("%s: the scale must be a float, not %s" % (what, type(scale).__name__))
-    zero_point = _arrays.as_int(zero_point, what + ": the zero point")
-    if not -2 ** 31 <= zero_point < 2 ** 31:
-        raise OverflowError("%s: the zero point does not fit int32" % what)
-    return float(np.float32(scale)), zero_point
+    return _arrays.quantization(scale, zero_point, what + ": the scale", what + ": the zero point")
 
 
 class Symbol:
@@ -213,7 +206,7 @@ class _Graph:
             check(lib.bcast_expr_set_output(handle, count + self.output))
             if self.output_quantization is not None:
                 dtype, scale, zero_point = self.output_quantization
-                check(lib.bcast_expr_set_quantization(handle, _OUTPUT, _arrays.storage_dtype(dtype)[0],
+                check(lib.bcast_expr_set_quantization(handle, _arrays.OUTPUT_OPERAND, _arrays.storage_dtype(dtype)[0],
                                                       scale, zero_point))
         except BaseException:
             lib.bcast_expr_destroy(handle)
@@ -244,12 +237,12 @@ class Fused:
                 raise TypeError("%s: output must be (dtype, scale, zero_point), not %r"
                                 % (_WHAT, output)) from None
             # "u8"/"i8" are bcast's names here (numpy reads "u8" as uint64)
-            named = {"u8": _QUANTIZED[0], "i8": _QUANTIZED[1]}.get(dtype)
+            named = {"u8": _arrays.QUANTIZED[0], "i8": _arrays.QUANTIZED[1]}.get(dtype)
             try:
                 dtype = named or np.dtype(dtype)
             except TypeError:
                 pass
-            if dtype not in _QUANTIZED:
+            if dtype not in _arrays.QUANTIZED:
                 raise TypeError("%s: a quantized output is uint8 or int8, not %s" % (_WHAT, dtype))
             self._output = (dtype,) + _quantization(rest, _WHAT + ": output")
         self._graphs = {}  # input dtypes -> _Graph
@@ -280,8 +273,8 @@ class Fused:
                                                      bools_apart=True)[0] if others else ()):
             arrays[i] = a
         for i in self._quantized:
-            dtype = getattr(values[i], "dtype", None)
-            if dtype is None or np.dtype(dtype).newbyteorder("=") not in _QUANTIZED:
+            if not _arrays.is_quantized_array(values[i]):
+                dtype = getattr(values[i], "dtype", None)
                 raise TypeError("%s: argument %d is quantized: a uint8 or int8 array, not %s"
                                 % (_WHAT, i, dtype if dtype is not None else type(values[i]).__name__))
             arrays[i] = _arrays.usable(np.asarray(values[i]))

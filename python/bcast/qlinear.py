@@ -16,20 +16,6 @@ from ._library import check, lib
 from ._plans import OP, Plan, new_handle
 from ._pool import pool_for
 
-# The C API's BCAST_OUTPUT: the output operand.
-_OUTPUT = (1 << 64) - 1
-_QUANTIZED = (np.dtype(np.uint8), np.dtype(np.int8))
-
-
-def _scale(value, what):
-    """A scale as the library takes it: a float32 (the library refuses zero,
-    negative, subnormal and non-finite ones)."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.floating,
-                                                                     np.integer)):
-        raise TypeError("%s must be a float, not %s" % (what, type(value).__name__))
-    return float(np.float32(value))
-
-
 def qlinear(op, a, b, a_scale, a_zero_point, b_scale, b_zero_point, y_scale, y_zero_point, *,
             rule="numpy", axis=-1, out=None, threads=None):
     """qlinear(op, a, b, a_scale, a_zero_point, b_scale, b_zero_point, y_scale,
@@ -48,33 +34,30 @@ def qlinear(op, a, b, a_scale, a_zero_point, b_scale, b_zero_point, y_scale, y_z
         out = out[0]
     axis = _arrays.as_axis(axis, what)
     pool = pool_for(threads, what)
-    params = (_scale(a_scale, what + ": a_scale"),
-              _arrays.as_int(a_zero_point, what + ": a_zero_point"),
-              _scale(b_scale, what + ": b_scale"),
-              _arrays.as_int(b_zero_point, what + ": b_zero_point"),
-              _scale(y_scale, what + ": y_scale"),
-              _arrays.as_int(y_zero_point, what + ": y_zero_point"))
+    params = ()
+    for name, scale, zero_point in (("a", a_scale, a_zero_point), ("b", b_scale, b_zero_point),
+                                    ("y", y_scale, y_zero_point)):
+        params += _arrays.quantization(scale, zero_point, "%s: %s_scale" % (what, name),
+                                       "%s: %s_zero_point" % (what, name))
     head = ("qlinear", op, rule, axis, params)
     result = run_cached(head, (a, b), out, pool)
     if result is not None:
         return result
     for name, value in (("a", a), ("b", b)):
-        dtype = getattr(value, "dtype", None)
-        if dtype is None or np.dtype(dtype).newbyteorder("=") not in _QUANTIZED:
+        if not _arrays.is_quantized_array(value):
+            dtype = getattr(value, "dtype", None)
             raise TypeError("%s: %s must be a uint8 or int8 array, not %s"
                             % (what, name, dtype if dtype is not None else type(value).__name__))
     arrays, code, storage = _arrays.prepare_data((a, b), None, what)
     if out is not None:
         _arrays.check_out(out, storage, what)
     opcode, rule_code = _enums.opcode(op), _enums.rule_code(rule)
-    if not all(-2 ** 31 <= z < 2 ** 31 for z in params[1::2]):
-        raise OverflowError("%s: a zero point does not fit int32" % what)
 
     def make():
         handle = new_handle(opcode, code, rule_code, axis)
         try:
             for operand, scale, zero_point in ((0, params[0], params[1]), (1, params[2], params[3]),
-                                               (_OUTPUT, params[4], params[5])):
+                                               (_arrays.OUTPUT_OPERAND, params[4], params[5])):
                 check(lib.bcast_op_set_quantization(handle, operand, scale, zero_point))
         except BaseException:
             lib.bcast_op_destroy(handle)
