@@ -8,7 +8,6 @@ one more function on the package's one call path (_call.py): its plans are
 cached under the op, the rule and axis and the quantization parameters.
 """
 
-import numpy as np
 
 from . import _arrays, _enums
 from ._call import count_hit, execute, key, planned, run_cached
