@@ -118,6 +118,11 @@ class Tunings:
         self.untuned = self.describe()["info"]["source"]  # nothing loaded yet: the lookup's
         self.tuned()
         self.tuned_text = self.describe()
+        self.builtin()
+        # Each series must run under the tuning it is named after.
+        sources = (self.tuned_text["info"]["source"], self.describe()["info"]["source"])
+        if sources != ("string", self.untuned) or "BCAST_TUNING=off" not in self.untuned:
+            raise SystemExit(f"throughput_sweep: the tuning did not switch: {sources}")
         key = self.tuned_text["key"]
         self.host = f"{key['vendor']} family {key['family']} model {key['model']}"
 
