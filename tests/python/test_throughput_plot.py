@@ -20,6 +20,9 @@ import zlib
 import pytest
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+from compare_numpy import bench_env  # noqa: E402 (the CLI's environment under a sanitizer build)
+
 SWEEP = os.path.join(ROOT, "bench", "throughput_sweep.py")
 PLOT = os.path.join(ROOT, "bench", "plot_throughput.py")
 COMMITTED = os.path.join(ROOT, "docs", "throughput.png")
@@ -70,7 +73,7 @@ def test_quick_sweep_draws_a_png_with_its_settings(tmp_path):
         pytest.skip("throughput plot skipped: matplotlib is not installed (apt-get install python3-matplotlib)")
     tuning = tmp_path / "tuning.json"
     done = subprocess.run([os.environ["BCAST_CLI"], "tune", "--quick", "--out", str(tuning)],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, env=bench_env())
     assert done.returncode == 0, done.stderr
     sweep, png = tmp_path / "sweep.json", tmp_path / "throughput.png"
     run(SWEEP, os.environ["BCAST_LIBRARY"], "--roofline", os.environ["BCAST_ROOFLINE_PY"],
