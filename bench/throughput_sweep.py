@@ -169,6 +169,8 @@ def measure_point(lib, module, tunings, pool, threads, shapes, repeats, seconds)
             tune()
             op._check(op.execute())
             check(name, out, expected)
+        if roofline.normal() != 0 or roofline.streaming() != 0:
+            raise SystemExit(f"throughput_sweep: the roofline on {threads} threads did not run")
         fns = [tuned.execute, untuned.execute, aligned.execute, functools.partial(np.add, a, b, out=y),
                roofline.normal, roofline.streaming]
         before = [tunings.tuned, tunings.builtin, tunings.tuned, None, None, None]
