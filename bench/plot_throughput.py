@@ -107,6 +107,8 @@ def main():
     fig.tight_layout(rect=(0, 0.06, 1, top + 0.01 - 0.017 * len(lines)))
     metadata = {"Title": "bcast f32 ADD throughput", "Software": "bench/plot_throughput.py (matplotlib)",
                 PNG_KEYS["version"]: sweep["bcast_version"], PNG_KEYS["settings"]: settings(sweep)}
+    if args.note:
+        metadata["Comment"] = args.note
     fig.savefig(args.png, dpi=100, metadata=metadata)
     print(f"wrote {args.png}")
     return 0
