@@ -52,8 +52,15 @@ def load_library(path):
     lib.bcast_op_execute.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]
     lib.bcast_op_destroy.argtypes = [ctypes.c_void_p]
     lib.bcast_set_max_isa.argtypes = [ctypes.c_char_p]
+    lib.bcast_pool_create.argtypes = [ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p)]
+    lib.bcast_pool_destroy.argtypes = [ctypes.c_void_p]
+    lib.bcast_op_execute_pool.argtypes = lib.bcast_op_execute.argtypes + [ctypes.c_void_p]
+    lib.bcast_tuning_load_string.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
+    lib.bcast_tuning_describe.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
+    lib.bcast_tuning_describe.restype = ctypes.c_size_t
     for name in ("bcast_op_create", "bcast_op_set_param", "bcast_op_plan", "bcast_op_execute",
-                 "bcast_set_max_isa"):
+                 "bcast_set_max_isa", "bcast_pool_create", "bcast_op_execute_pool",
+                 "bcast_tuning_load_string"):
         getattr(lib, name).restype = ctypes.c_int32
     for name in ("bcast_last_error", "bcast_isa", "bcast_version_string"):
         getattr(lib, name).restype = ctypes.c_char_p
@@ -81,9 +88,10 @@ def read_matrix(bench):
 
 
 class BcastAdd:
-    """ADD planned once for a case; execute() runs it into out."""
+    """ADD planned once for a case; execute() runs it into out (on a
+    bcast_pool's threads when a pool is given)."""
 
-    def __init__(self, lib, case, a, b, out):
+    def __init__(self, lib, case, a, b, out, pool=None):
         self.lib = lib
         self.op = ctypes.c_void_p()
         self._check(lib.bcast_op_create(OP_ADD, DTYPES[case["dtype"]][0], ctypes.byref(self.op)))
@@ -99,7 +107,11 @@ class BcastAdd:
         # A private function object without argtypes: every argument is already
         # a ctypes object, so ctypes passes it as is instead of running each
         # argtype's from_param (about 100 ns of a 16-element call).
-        self.execute = functools.partial(lib["bcast_op_execute"], self.op, self.inputs, self.out)
+        if pool is None:
+            self.execute = functools.partial(lib["bcast_op_execute"], self.op, self.inputs, self.out)
+        else:
+            self.execute = functools.partial(lib["bcast_op_execute_pool"], self.op, self.inputs,
+                                             self.out, ctypes.c_void_p(pool))
         self.execute.func.restype = ctypes.c_int32
 
     def _check(self, status):
@@ -117,14 +129,37 @@ def per_call_seconds(fn, calls):
     return (time.perf_counter() - start) / calls
 
 
-def calls_per_repeat(fn):
-    """Enough calls for one repeat to last about REPEAT_SECONDS (the first call warms up)."""
+def calls_per_repeat(fn, seconds=REPEAT_SECONDS):
+    """Enough calls for one repeat to last about `seconds` (the first call warms up)."""
     once = per_call_seconds(fn, 1)
     calls = 1
-    while once * calls < REPEAT_SECONDS / 8 and calls < 1 << 20:
+    while once * calls < seconds / 8 and calls < 1 << 20:
         calls *= 8
         once = per_call_seconds(fn, calls)
-    return max(1, int(REPEAT_SECONDS / max(once, 1e-9)))
+    return max(1, int(seconds / max(once, 1e-9)))
+
+
+def time_alternating(fns, repeats, seconds=REPEAT_SECONDS, before=None):
+    """Min per call of each function, timed in alternating repeats (a busy
+    machine disturbs all of them alike), the order reversed every other
+    round. before[i], when given, runs untimed ahead of fns[i]'s calibration
+    and each of its repeats (e.g. to put a tuning in force)."""
+    before = before or [None] * len(fns)
+
+    def ready(i):
+        if before[i] is not None:
+            before[i]()
+
+    calls = []
+    for i, f in enumerate(fns):
+        ready(i)
+        calls.append(calls_per_repeat(f, seconds))
+    best = [float("inf")] * len(fns)
+    for r in range(repeats):
+        for i in (range(len(fns)) if r % 2 == 0 else reversed(range(len(fns)))):
+            ready(i)
+            best[i] = min(best[i], per_call_seconds(fns[i], calls[i]))
+    return best
 
 
 def time_pair(f, g, repeats):

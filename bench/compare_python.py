@@ -39,16 +39,6 @@ DTYPE_NAMES = {"f32": "f32", "f16": "f16", "i8": "i8"}
 SMALL, MEDIUM = "(16)+(16)", "(1,512,7,7)+(1,512,1,1)"
 
 
-def time_all(calls, repeats):
-    """Min per call of each function, timed in alternating repeats."""
-    counts = [cn.calls_per_repeat(f) for f in calls]
-    best = [float("inf")] * len(calls)
-    for _ in range(repeats):
-        for i, (f, n) in enumerate(zip(calls, counts)):
-            best[i] = min(best[i], cn.per_call_seconds(f, n))
-    return best
-
-
 def c_bench_times(bench, cases):
     """{(label, dtype): min seconds} from one bcast_bench --json run."""
     times = {}
@@ -121,7 +111,7 @@ def main():
                 run()
                 if not np.array_equal(out, expected):
                     sys.exit(f"compare_python: wrong result from {name} on {case['label']}")
-            t_numpy, t_package, t_op, t_bare = time_all(
+            t_numpy, t_package, t_op, t_bare = cn.time_alternating(
                 [lambda: np.add(a, b_numpy, out=out), package, checks[1][0], bare.execute],
                 args.repeats)
         finally:
@@ -136,7 +126,7 @@ def main():
 
     if small:
         a, b, op = small
-        t_numpy, t_package, t_op = time_all(
+        t_numpy, t_package, t_op = cn.time_alternating(
             [lambda: np.add(a, b), lambda: bcast.add(a, b), lambda: op(a, b)], args.repeats)
         print(f"\n{SMALL} f32 with a new output per call: numpy {cn.fmt_time(t_numpy)},"
               f" package {cn.fmt_time(t_package)}, Op {cn.fmt_time(t_op)}")

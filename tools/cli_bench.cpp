@@ -190,14 +190,7 @@ int cmd_bench(int argc, char** argv) {
     // With --threads, the loop runs on as many threads, each on its share.
     const size_t threads = pool.pool ? bcast_pool_threads(pool.pool) : 1;
     roofline::ThreadTeam team(static_cast<int>(threads));
-    const auto run_roofline = [&](bool nt) {
-        if (threads == 1) return roofline.run(nt);
-        team.run([&](int i, int n) {
-            size_t begin = 0, end = 0;
-            roofline::share_range(roofline.lanes(), roofline.lane_bytes(), i, n, begin, end);
-            if (begin < end) roofline.run(nt, begin, end);
-        });
-    };
+    const auto run_roofline = [&](bool nt) { roofline.run(nt, team); };
 
     // Each round: one batch of bcast, of the normal-store loop and of the
     // streaming-store loop, in an order that alternates between rounds; the

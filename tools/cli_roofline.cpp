@@ -2,6 +2,7 @@
 
 #include "reference_loops.hpp"
 #include "reference_streaming.hpp"
+#include "thread_team.hpp"
 
 #include <bcast/bcast.h>
 
@@ -79,6 +80,15 @@ void Roofline::run(bool streaming, size_t begin, size_t end) const {
         case 2: return run_typed<std::uint16_t>(add, a, b, y, n, streaming);
         default: return run_typed<std::int8_t>(add, a, b, y, n, streaming);
     }
+}
+
+void Roofline::run(bool streaming, roofline::ThreadTeam& team) const {
+    if (team.threads() == 1) return run(streaming);
+    team.run([&](int i, int shares) {
+        size_t begin = 0, end = 0;
+        roofline::share_range(n_, lane_bytes_, i, shares, begin, end);
+        if (begin < end) run(streaming, begin, end);
+    });
 }
 
 std::string Roofline::loop() const {

@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+namespace roofline {
+class ThreadTeam;
+}
+
 namespace bcast_cli {
 
 // What an execute touches: every input buffer once, the output once.
@@ -32,8 +36,9 @@ public:
     void run(bool streaming) const { run(streaming, 0, n_); }
     // Lanes [begin, end) of a pass: a thread's share (roofline/thread_team.hpp).
     void run(bool streaming, size_t begin, size_t end) const;
-    size_t lanes() const { return n_; }
-    size_t lane_bytes() const { return lane_bytes_; }
+    // One pass on every thread of `team`, each on its share of the lanes:
+    // the multi-thread roofline (`bcast bench --threads`, bench/roofline_py).
+    void run(bool streaming, roofline::ThreadTeam& team) const;
     static bool streaming_available();
 
     size_t bytes() const { return bytes_; }  // read + written per pass

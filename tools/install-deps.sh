@@ -9,6 +9,7 @@ packages=(
   python3 python3-numpy python3-pytest
   python3-dev  # the Python package's extension (python/bcast/_fastcall.c)
   python3-onnx  # ONNX's shape inference: the partial-shape semantics are checked against it
+  python3-matplotlib  # draws docs/throughput.png (bench/plot_throughput.py, run by a test)
   binutils
   clang libclang-rt-14-dev  # second compiler: sanitizers, libFuzzer, ThreadSanitizer
 )
