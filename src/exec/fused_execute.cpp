@@ -42,17 +42,20 @@ public:
     // block's first element's index in its line (where patterns read). The
     // output streams (unfenced: run_range fences once) where `stream`.
     void run(char* const* ptr, std::size_t m, std::size_t phase, bool stream) const {
-        if (p_.quant_binary != nullptr) {  // in registers, reading in place
+        const void* leaf[kMaxInputs];
+        if (p_.quant_binary != nullptr) {  // in registers, reading in place or a pattern
             const Step& step = p_.steps[0];
-            p_.quant_binary(m, ptr[step.operands[0].index], ptr[step.operands[1].index],
-                            ptr[p_.num_reads], p_.quant_binary_params);
+            for (std::size_t j = 0; j < 2; ++j) {
+                const std::size_t l = step.operands[j].index;
+                leaf[j] = p_.leaf_period[l] > 0 ? pattern_at(l, phase) : ptr[l];
+            }
+            p_.quant_binary(m, leaf[0], leaf[1], ptr[p_.num_reads], p_.quant_binary_params,
+                            kernels::Stores{stream, false});
             return;
         }
-        const void* leaf[kMaxInputs];
         for (std::size_t l = 0; l < p_.num_reads; ++l) {
             if (p_.leaf_period[l] > 0) {
-                const std::size_t at = phase % p_.leaf_period[l] * plan::slot_elem_size(p_, l);
-                leaf[l] = static_cast<unsigned char*>(slot_at(p_.leaf_slot[l])) + at;
+                leaf[l] = pattern_at(l, phase);
             } else if (p_.leaf_slot[l] == kNoSlot) {
                 leaf[l] = ptr[l];
             } else {
@@ -102,6 +105,12 @@ public:
 
 private:
     void* slot_at(std::size_t slot) const { return scratch_ + slot * p_.slot_bytes; }
+
+    // Pattern leaf l laid out in its slot, from the element at `phase`.
+    const void* pattern_at(std::size_t l, std::size_t phase) const {
+        const std::size_t at = phase % p_.leaf_period[l] * plan::slot_elem_size(p_, l);
+        return static_cast<unsigned char*>(slot_at(p_.leaf_slot[l])) + at;
+    }
 
     // n elements of leaf l from `from` at `stride` into slot: dequantized
     // to f32 where the leaf is quantized, else copied.

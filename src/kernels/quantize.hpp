@@ -5,6 +5,8 @@
 // reference: every ISA's kernels give exactly what they give.
 #pragma once
 
+#include "kernels/kernel_table.hpp"
+
 #include <bcast/bcast.h>
 
 #include <cmath>
@@ -54,13 +56,17 @@ struct QuantKernels {
 };
 
 // A quantized binary op in registers, for a line whose operands are each
-// contiguous or one element (x_scalar / y_scalar, fixed per kernel) into a
-// contiguous output: out[i] = Q(DQ(x[i]) op DQ(y[i])), with the op's own f32
-// definition (kernels/ops), so exactly what dequantizing into f32, running
-// the f32 kernel and quantizing gives, in one pass.
+// contiguous bytes, one byte (constant along the line), or contiguous f32
+// values already dequantized (a pattern: a short row repeated along the
+// line, laid out once per line by exec/fused_execute.cpp), into a contiguous
+// output: out[i] = Q(DQ(x[i]) op DQ(y[i])), with the op's own f32 definition
+// (kernels/ops), so exactly what dequantizing into f32, running the f32
+// kernel and quantizing gives, in one pass. `stores.stream`: the output's
+// whole 64-byte lines may take non-temporal stores (the caller passes whole
+// aligned lines then, and fences; kernels without such stores ignore it).
 struct QuantBinaryParams;
 using QuantBinaryFn = void (*)(std::size_t n, const void* x, const void* y, void* out,
-                               const QuantBinaryParams& p);
+                               const QuantBinaryParams& p, Stores stores);
 struct QuantBinaryParams {
     QuantParams x, y, out;
     // Table-row kernels (one operand constant along the line): the register
@@ -68,7 +74,8 @@ struct QuantBinaryParams {
     QuantBinaryFn row = nullptr;
 };
 struct QuantBinaryKernels {
-    QuantBinaryFn vv = nullptr, vs = nullptr, sv = nullptr;
+    // v: bytes, s: one byte, f: dequantized f32 (x first, then y).
+    QuantBinaryFn vv = nullptr, vs = nullptr, sv = nullptr, vf = nullptr, fv = nullptr;
     // Where one operand is constant along the line the result is a function
     // of the other operand's byte: these look each byte up in a 256-entry
     // row that params.row computes per call (exact by construction). Null

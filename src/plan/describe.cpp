@@ -18,9 +18,17 @@ std::string kernel_op_json(const Plan& p) {
 
 std::string plan_fields(const Plan& p) {
     if (p.quantized) {  // dequantize, the op in f32, quantize: block by block
-        return layout_json(p) + ",\"kernel\":\"quantized\",\"requantize\":\"divide\"" +
-               ",\"in_registers\":" + (p.quantized->quant_binary ? "true" : "false") +
-               kernel_op_json(p) + ",\"elements_per_call\":" + std::to_string(p.quantized->block);
+        const FusedPlan& q = *p.quantized;
+        std::string s = layout_json(p) + ",\"kernel\":\"quantized\",\"requantize\":\"divide\"" +
+                        ",\"in_registers\":" + (q.quant_binary ? "true" : "false") + kernel_op_json(p) +
+                        ",\"elements_per_call\":" + std::to_string(q.block) +
+                        ",\"streaming_stores\":" + (p.stream ? "true" : "false");
+        // A short row repeated along the line (its stride above reads 0).
+        for (std::size_t l = 0; l < q.num_reads && l < 2; ++l) {
+            if (q.leaf_period[l] == 0) continue;
+            s += ",\"period\":" + std::to_string(q.leaf_period[l]) + ",\"pattern\":" + quoted(l == 0 ? "x" : "y");
+        }
+        return s;
     }
     std::string s = layout_json(p) + ",\"kernel\":" + quoted(inner_kind_name(p.kind, p.num_reads)) +
                     kernel_op_json(p) +

@@ -384,7 +384,8 @@ void choose_chain(FusedPlan& p) {
 
 // The register kernel of a quantized binary op: one step over two
 // quantized leaves of the output's dtype, each contiguous or constant along
-// the line (read in place), into a contiguous quantized output.
+// the line (read in place) or a pattern (read from its slot, where the
+// block lays it out dequantized), into a contiguous quantized output.
 void choose_quant_binary(FusedPlan& p) {
     if (!p.quantize_out || p.num_steps != 1) return;
     const Step& step = p.steps[0];
@@ -392,22 +393,33 @@ void choose_quant_binary(FusedPlan& p) {
     const Loop& inner = p.nest.loops[p.nest.num_loops - 1];
     const bool single = inner.extent == 1;
     if (!single && inner.stride[p.num_reads] != 1) return;
+    bool pattern = false;
     for (std::size_t j = 0; j < 2; ++j) {
         const Source& src = step.operands[j];
         if (!src.leaf) return;
         const std::size_t l = src.index;
-        if (!p.leaf_dequantize[l] || p.leaf_period[l] > 0 || p.leaf_quant_dtype[l] != p.out_dtype) return;
-        if (!single && !p.leaf_scalar[l] && inner.stride[l] != 1) return;
+        if (!p.leaf_dequantize[l] || p.leaf_quant_dtype[l] != p.out_dtype) return;
+        pattern = pattern || p.leaf_period[l] > 0;
+        if (!single && !p.leaf_scalar[l] && p.leaf_period[l] == 0 && inner.stride[l] != 1) return;
     }
     const std::size_t x = step.operands[0].index, y = step.operands[1].index;
     const kernels::QuantBinaryKernels k = kernels::select_quant_binary(step.kernel_op, p.out_dtype);
-    p.quant_binary = p.leaf_scalar[x] ? k.sv : p.leaf_scalar[y] ? k.vs : k.vv;
+    // v: bytes, s: one byte, f: a pattern (a pattern never meets a
+    // constant: the output would not run on along the line).
+    const auto kind = [&](std::size_t l) { return p.leaf_period[l] > 0 ? 'f' : p.leaf_scalar[l] ? 's' : 'v'; };
+    const std::string kinds{kind(x), kind(y)};
+    p.quant_binary = kinds == "vv"   ? k.vv
+                     : kinds == "vs" ? k.vs
+                     : kinds == "sv" ? k.sv
+                     : kinds == "vf" ? k.vf
+                     : kinds == "fv" ? k.fv
+                                     : nullptr;
     p.quant_binary_params = {p.leaf_quant[x], p.leaf_quant[y], p.out_quant, p.quant_binary};
     const kernels::QuantBinaryFn row = p.leaf_scalar[x] ? k.sv_row : p.leaf_scalar[y] ? k.vs_row : nullptr;
     if (row) p.quant_binary = row;
-    // Nothing goes through slots: a line runs in one call (a table row is
-    // built once per line, not once per block).
-    if (p.quant_binary) p.block = std::size_t{1} << 30;
+    // Without a pattern nothing goes through slots: a line runs in one call
+    // (a table row is built once per line, not once per block).
+    if (p.quant_binary && !pattern) p.block = std::size_t{1} << 30;
 }
 
 // How the chain reads each leaf. Runs read in place come from memory (and

@@ -3,6 +3,7 @@ numpy (qdq_oracle.py; pytest). The byte-pair tests cover all 65,536 pairs of
 each op and dtype for several parameter sets.
 """
 import ctypes
+import json
 import os
 
 import numpy as np
@@ -60,6 +61,9 @@ def lib():
     lib.bcast_expr_describe.argtypes = [p, ctypes.c_char_p, sz]
     lib.bcast_expr_describe.restype = sz
     lib.bcast_expr_destroy.argtypes = [p]
+    lib.bcast_tuning_load_string.argtypes = [ctypes.c_char_p, sz]
+    lib.bcast_tuning_describe.argtypes = [ctypes.c_char_p, sz]
+    lib.bcast_tuning_describe.restype = sz
     lib.bcast_last_error.restype = ctypes.c_char_p
     return lib
 
@@ -350,6 +354,15 @@ def test_expression_quantization_checks(lib):
         lib.bcast_expr_destroy(h)
 
 
+def check_both_ways(lib, op, dtype, varying, other, params):
+    """op(varying, other) and op(other, varying) against the oracle, where
+    varying has the output's shape."""
+    pa, pb, py = params
+    for x, y in ((varying, other), (other, varying)):
+        got = QOp(lib, op, dtype, [pa, pb], py).run([x, y], np.empty(varying.shape, NP_DT[dtype]))
+        assert np.array_equal(got, qdq(op, x, y, pa, pb, py, dtype)), (params, x.shape, y.shape)
+
+
 @pytest.mark.parametrize("dtype", ["u8", "i8"])
 @pytest.mark.parametrize("op", ["ADD", "SUB", "RSUB", "MUL", "DIV", "MAX", "MIN"])
 def test_every_byte_pair_on_long_lines(lib, op, dtype):
@@ -360,10 +373,61 @@ def test_every_byte_pair_on_long_lines(lib, op, dtype):
     bytes_ = np.arange(lo, hi + 1).astype(NP_DT[dtype])
     varying = np.tile(bytes_, (256, 4))            # (256, 1024): every byte on every line
     constant = bytes_.reshape(256, 1)              # one value per line
-    for pa, pb, py in random_params(rng, dtype, 4) + [shift_params(SPECIAL[0], dtype)]:
-        got = QOp(lib, op, dtype, [pa, pb], py).run([varying, constant],
-                                                    np.empty(varying.shape, NP_DT[dtype]))
-        assert np.array_equal(got, qdq(op, varying, constant, pa, pb, py, dtype)), (pa, pb, py)
-        got = QOp(lib, op, dtype, [pa, pb], py).run([constant, varying],
-                                                    np.empty(varying.shape, NP_DT[dtype]))
-        assert np.array_equal(got, qdq(op, constant, varying, pa, pb, py, dtype)), (pa, pb, py)
+    for params in random_params(rng, dtype, 4) + [shift_params(SPECIAL[0], dtype)]:
+        check_both_ways(lib, op, dtype, varying, constant, params)
+
+
+@pytest.mark.parametrize("dtype", ["u8", "i8"])
+@pytest.mark.parametrize("op", ["ADD", "SUB", "RSUB", "MUL", "DIV", "MAX", "MIN"])
+def test_every_byte_pair_on_repeated_rows(lib, op, dtype):
+    """A row repeated along the lines ((256,256)+(256), NHWC's per-channel
+    operand): the row is dequantized once per line and read as f32 beside
+    the other operand's bytes; both ways round, every byte against every row
+    entry, rows of 256 and of 64 entries."""
+    rng = np.random.default_rng(abs(hash((op, dtype, "rows"))) % 2**32)
+    lo, hi = RANGE[dtype]
+    values = np.arange(lo, hi + 1)
+    # column j holds every byte once: (r + j) mod 256
+    grid = ((np.arange(256)[:, None] + np.arange(256)[None, :]) % 256 + lo).astype(NP_DT[dtype])
+    for row, varying in ((values.astype(NP_DT[dtype]), grid),
+                         (values[:64].astype(NP_DT[dtype]), grid.reshape(1024, 64))):
+        for params in random_params(rng, dtype, 3) + [shift_params(SPECIAL[0], dtype)]:
+            check_both_ways(lib, op, dtype, varying, row, params)
+
+
+@pytest.fixture
+def streaming(lib):
+    """Every plan from here streams its stores (a tuning text for this host
+    with the smallest thresholds); the looked-up tuning again afterwards."""
+    size = lib.bcast_tuning_describe(None, 0)
+    buf = ctypes.create_string_buffer(size + 1)
+    lib.bcast_tuning_describe(buf, size + 1)
+    key = json.loads(buf.value)["key"]
+    text = json.dumps({"format": 1, "kernel_gen": 1, "key": key,
+                       "choices": {"nt_min_bytes.1t": 4096, "nt_min_bytes.nt": 4096}}).encode()
+    assert lib.bcast_tuning_load_string(text, len(text)) == OK, message(lib)
+    yield
+    assert lib.bcast_tuning_load_string(None, 0) == OK
+
+
+@pytest.mark.parametrize("dtype", ["u8", "i8"])
+def test_streamed_outputs_are_exact(lib, streaming, dtype):
+    """Streaming stores take the outputs' whole 64-byte lines; the partial
+    first and last lines (an output 3 bytes past a line, an odd length) take
+    ordinary stores. Both operands running, a repeated row, a constant."""
+    rng = np.random.default_rng(11)
+    lo, hi = RANGE[dtype]
+    pa, pb, py = random_params(rng, dtype, 1)[0]
+    n = 64 * 1024 + 37
+    a = rng.integers(lo, hi + 1, n).astype(NP_DT[dtype])
+    b = rng.integers(lo, hi + 1, n).astype(NP_DT[dtype])
+    rows = a[:(n // 64) * 64].reshape(-1, 64)
+    for op in ("ADD", "MUL"):
+        for x, y in ((a, b), (rows, b[:64]), (b[:64], rows), (a, b[:1].reshape(())), (b[:1], a)):
+            want = qdq(op, x, y, pa, pb, py, dtype)
+            buf = np.empty(want.size + 64 + 3, NP_DT[dtype])
+            start = (-buf.ctypes.data) % 64 + 3
+            out = buf[start:start + want.size].reshape(want.shape)
+            q = QOp(lib, op, dtype, [pa, pb], py)
+            assert np.array_equal(q.run([x, y], out), want), (op, x.shape, y.shape)
+            assert '"streaming_stores":true' in q.describe(), q.describe()

@@ -1,6 +1,7 @@
 // AVX2's byte lanes for the quantization kernels (simd/simd_quantize.hpp):
 // 8 bytes widened by vpmovzxbd / vpmovsxbd, 8 lanes narrowed by two packs
-// (the lanes already hold values of the byte's type: nothing saturates).
+// (the lanes already hold values of the byte's type: nothing saturates);
+// four batches make 32 bytes for a streaming store.
 #pragma once
 
 #include "kernels/isa_namespace.hpp"
@@ -8,6 +9,7 @@
 
 #include <immintrin.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -17,6 +19,7 @@ namespace {
 template <>
 struct ByteLanes<xsimd::fma3<xsimd::avx2>> {
     using I = xsimd::batch<int32_t, xsimd::fma3<xsimd::avx2>>;
+    static constexpr std::size_t kLineSteps = 4;
     template <class Q>
     static I widen(const Q* p) {
         const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p));
@@ -25,12 +28,22 @@ struct ByteLanes<xsimd::fma3<xsimd::avx2>> {
     }
     template <class Q>
     static void narrow(Q* p, I k) {
-        const __m256i lanes = k;
-        const __m128i words =
-            _mm_packs_epi32(_mm256_castsi256_si128(lanes), _mm256_extracti128_si256(lanes, 1));
-        const __m128i bytes =
-            std::is_signed_v<Q> ? _mm_packs_epi16(words, words) : _mm_packus_epi16(words, words);
-        _mm_storel_epi64(reinterpret_cast<__m128i*>(p), bytes);
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(p), pack<Q>(k, k));
+    }
+    template <class Q>
+    static void stream_line(Q* p, const I* k) {
+        const __m128i low = pack<Q>(k[0], k[1]), high = pack<Q>(k[2], k[3]);
+        _mm256_stream_si256(reinterpret_cast<__m256i*>(p), _mm256_set_m128i(high, low));
+    }
+
+private:
+    // a's 8 lanes, then b's, as 16 bytes.
+    template <class Q>
+    static __m128i pack(I a, I b) {
+        const __m256i la = a, lb = b;
+        const __m128i wa = _mm_packs_epi32(_mm256_castsi256_si128(la), _mm256_extracti128_si256(la, 1));
+        const __m128i wb = _mm_packs_epi32(_mm256_castsi256_si128(lb), _mm256_extracti128_si256(lb, 1));
+        return std::is_signed_v<Q> ? _mm_packs_epi16(wa, wb) : _mm_packus_epi16(wa, wb);
     }
 };
 

@@ -3,7 +3,7 @@
 // alone, so the register kernel (params.row) computes it once per call for
 // all 256 bytes, exactly, and the line is a byte lookup: two vpermi2b over
 // the row's four 64-byte quarters and a blend on the index's top bit, 64
-// bytes per step. Built with the avx512 flags and -mavx512vbmi; runs only
+// bytes per step (streamed whole lines where the caller asks). Built with the avx512 flags and -mavx512vbmi; runs only
 // once cpu::cpu_features() has reported avx512vbmi.
 // BCAST_KERNEL_ISA (avx512vbmi: this file's namespace) comes from its object
 // library's definitions (src/CMakeLists.txt).
@@ -33,11 +33,12 @@ alignas(64) constexpr unsigned char kAllBytes[256] = {
 constexpr std::size_t kMinRowLine = 512;
 
 template <bool XScalar>
-void row_lookup(std::size_t n, const void* x, const void* y, void* out, const QuantBinaryParams& p) {
-    if (n < kMinRowLine) return p.row(n, x, y, out, p);
+void row_lookup(std::size_t n, const void* x, const void* y, void* out, const QuantBinaryParams& p,
+                Stores stores) {
+    if (n < kMinRowLine) return p.row(n, x, y, out, p, stores);
     alignas(64) unsigned char row[256];
-    if (XScalar) p.row(256, x, kAllBytes, row, p);
-    else p.row(256, kAllBytes, y, row, p);
+    if (XScalar) p.row(256, x, kAllBytes, row, p, false);
+    else p.row(256, kAllBytes, y, row, p, false);
     const auto* index = static_cast<const unsigned char*>(XScalar ? y : x);
     auto* o = static_cast<unsigned char*>(out);
     const __m512i q0 = _mm512_load_si512(row), q1 = _mm512_load_si512(row + 64);
@@ -48,6 +49,11 @@ void row_lookup(std::size_t n, const void* x, const void* y, void* out, const Qu
         return _mm512_mask_blend_epi8(_mm512_movepi8_mask(idx), low, high);
     };
     std::size_t i = 0;
+    if (stores.stream) {  // whole aligned lines (the caller's contract)
+        for (; i + 64 <= n; i += 64) {
+            _mm512_stream_si512(reinterpret_cast<__m512i*>(o + i), lookup(_mm512_loadu_si512(index + i)));
+        }
+    }
     for (; i + 64 <= n; i += 64) {
         _mm512_storeu_si512(o + i, lookup(_mm512_loadu_si512(index + i)));
     }

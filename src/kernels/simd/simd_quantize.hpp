@@ -2,9 +2,9 @@
 // contiguous runs in batches of f32 lanes, every other stride and the tail
 // through the element definitions, so each element is what the portable
 // kernel gives: the widened difference converts exactly, one multiply;
-// the quotient is an IEEE division (never a reciprocal), clamped by
-// comparisons (NaN fails both and lands on lo), rounded to nearest even by
-// nearbyint_as_int (cvtps2dq / vcvtnq under the default FP environment).
+// the quotient is an IEEE division (never a reciprocal), clamped (NaN
+// lands on lo), rounded to nearest even by nearbyint_as_int (cvtps2dq /
+// vcvtnq under the default FP environment).
 #pragma once
 
 #include "kernels/isa_namespace.hpp"
@@ -31,10 +31,13 @@ constexpr bool kSimdQuantization = true;
 // One batch of int32 lanes from as many bytes, and back (the lanes hold
 // values of the byte's type). xsimd 8.1 converts through memory here; an
 // ISA with widening loads and narrowing stores specialises this in
-// kernels/<isa>/<isa>_quantize.hpp.
+// kernels/<isa>/<isa>_quantize.hpp, and where it can stream, kLineSteps > 0
+// and stream_line(p, k) narrows kLineSteps batches into non-temporal
+// stores at p (aligned to kLineSteps * I::size bytes).
 template <class A>
 struct ByteLanes {
     using I = xsimd::batch<int32_t, A>;
+    static constexpr std::size_t kLineSteps = 0;
     template <class Q>
     static I widen(const Q* p) {
         return I::load_unaligned(p);
@@ -46,6 +49,20 @@ struct ByteLanes {
         for (std::size_t j = 0; j < I::size; ++j) p[j] = static_cast<Q>(lanes[j]);
     }
 };
+
+// q clamped to [lo, hi], NaN to lo, as quantize_one's comparisons give.
+// x86's max and min return their second operand when either is NaN (one
+// instruction each; a compare and a blend cost a fifth of a quantized add);
+// elsewhere (NEON's propagate NaNs) the comparisons themselves.
+template <class F>
+F clamp_quotient(F q, F lo, F hi) {
+#if defined(__SSE2__)
+    return xsimd::min(xsimd::max(q, lo), hi);
+#else
+    q = xsimd::select(q >= lo, q, lo);
+    return xsimd::select(q <= hi, q, hi);
+#endif
+}
 
 template <class Isa, class Q>
 void dequantize(std::size_t n, const void* q, std::ptrdiff_t stride, float* out,
@@ -77,9 +94,7 @@ void quantize(std::size_t n, const float* v, void* q, std::ptrdiff_t stride, con
         const F scale(p.scale), lo(p.lo), hi(p.hi);
         const I zero_point(p.zero_point);
         for (; i + F::size <= n; i += F::size) {
-            F x = F::load_unaligned(v + i) / scale;
-            x = xsimd::select(x >= lo, x, lo);
-            x = xsimd::select(x <= hi, x, hi);
+            const F x = clamp_quotient(F::load_unaligned(v + i) / scale, lo, hi);
             ByteLanes<A>::narrow(out + i, xsimd::nearbyint_as_int(x) + zero_point);
         }
     }
@@ -88,65 +103,109 @@ void quantize(std::size_t n, const float* v, void* q, std::ptrdiff_t stride, con
     }
 }
 
-// One step of quant_binary: F::size lanes of x and y (or their constants
-// xc / yc) into out.
-template <class Isa, class Q, class Op, bool XScalar, bool YScalar>
+// How a quantized binary kernel reads an operand (kernels/quantize.hpp):
+// contiguous bytes, one byte, or contiguous f32 values already dequantized.
+enum class QuantOperand { kBytes, kByte, kFloats };
+
+// One operand's f32 lanes at element i.
+template <class Isa, class Q, QuantOperand Kind>
+struct QuantInput {
+    using A = typename Isa::arch;
+    using F = xsimd::batch<float, A>;
+    using I = xsimd::batch<int32_t, A>;
+    // Bytes a tail copy takes per element (none: a byte is read in place).
+    static constexpr std::size_t kElemBytes =
+        Kind == QuantOperand::kBytes ? sizeof(Q) : Kind == QuantOperand::kFloats ? sizeof(float) : 0;
+
+    QuantInput(const QuantParams& p, const void* first)
+        : scale(p.scale), zero_point(p.zero_point),
+          constant(Kind == QuantOperand::kByte ? dequantize_one(*static_cast<const Q*>(first), p) : 0.0f) {}
+
+    F at(const void* base, std::size_t i) const {
+        if constexpr (Kind == QuantOperand::kByte) {
+            return constant;
+        } else if constexpr (Kind == QuantOperand::kFloats) {
+            return F::load_unaligned(static_cast<const float*>(base) + i);
+        } else {
+            return xsimd::batch_cast<float>(ByteLanes<A>::widen(static_cast<const Q*>(base) + i) - zero_point) *
+                   scale;
+        }
+    }
+
+    F scale;
+    I zero_point;
+    F constant;
+};
+
+// F::size results at element i as int32 lanes of the output's byte type.
+template <class Isa, class Q, class Op, QuantOperand XKind, QuantOperand YKind>
 struct QuantBinaryStep {
     using A = typename Isa::arch;
     using F = xsimd::batch<float, A>;
     using I = xsimd::batch<int32_t, A>;
 
-    explicit QuantBinaryStep(const QuantBinaryParams& p, const Q* x, const Q* y)
-        : xs(p.x.scale), ys(p.y.scale), os(p.out.scale), lo(p.out.lo), hi(p.out.hi),
-          xz(p.x.zero_point), yz(p.y.zero_point), oz(p.out.zero_point),
-          xc(XScalar ? dequantize_one(*x, p.x) : 0.0f), yc(YScalar ? dequantize_one(*y, p.y) : 0.0f) {}
+    QuantBinaryStep(const QuantBinaryParams& p, const void* x, const void* y)
+        : x_in(p.x, x), y_in(p.y, y), os(p.out.scale), lo(p.out.lo), hi(p.out.hi), oz(p.out.zero_point) {}
 
-    void operator()(const Q* x, const Q* y, Q* out) const {
-        const F a = XScalar ? xc : xsimd::batch_cast<float>(ByteLanes<A>::widen(x) - xz) * xs;
-        const F b = YScalar ? yc : xsimd::batch_cast<float>(ByteLanes<A>::widen(y) - yz) * ys;
-        F q = Op::apply(a, b) / os;
-        q = xsimd::select(q >= lo, q, lo);
-        q = xsimd::select(q <= hi, q, hi);
-        ByteLanes<A>::narrow(out, xsimd::nearbyint_as_int(q) + oz);
+    I operator()(const void* x, const void* y, std::size_t i) const {
+        const F q = clamp_quotient(Op::apply(x_in.at(x, i), y_in.at(y, i)) / os, lo, hi);
+        return xsimd::nearbyint_as_int(q) + oz;
     }
 
-    F xs, ys, os, lo, hi;
-    I xz, yz, oz;
-    F xc, yc;
+    QuantInput<Isa, Q, XKind> x_in;
+    QuantInput<Isa, Q, YKind> y_in;
+    F os, lo, hi;
+    I oz;
 };
 
-template <class Isa, class Q, class Op, bool XScalar, bool YScalar>
-void quant_binary(std::size_t n, const void* xp, const void* yp, void* outp,
-                  const QuantBinaryParams& p) {
-    using Step = QuantBinaryStep<Isa, Q, Op, XScalar, YScalar>;
+template <class Isa, class Q, class Op, QuantOperand XKind, QuantOperand YKind>
+void quant_binary(std::size_t n, const void* x, const void* y, void* outp, const QuantBinaryParams& p,
+                  Stores stores) {
+    using Step = QuantBinaryStep<Isa, Q, Op, XKind, YKind>;
+    using Lanes = ByteLanes<typename Isa::arch>;
     constexpr std::size_t kLanes = Step::F::size;
-    const auto* x = static_cast<const Q*>(xp);
-    const auto* y = static_cast<const Q*>(yp);
     auto* out = static_cast<Q*>(outp);
     const Step step(p, x, y);
     std::size_t i = 0;
-    for (; i + kLanes <= n; i += kLanes) step(XScalar ? x : x + i, YScalar ? y : y + i, out + i);
+    if constexpr (Lanes::kLineSteps > 0) {
+        if (stores.stream) {  // whole aligned lines (the caller's contract)
+            constexpr std::size_t kLine = Lanes::kLineSteps * kLanes;
+            for (; i + kLine <= n; i += kLine) {
+                typename Step::I k[Lanes::kLineSteps];
+                for (std::size_t j = 0; j < Lanes::kLineSteps; ++j) k[j] = step(x, y, i + j * kLanes);
+                Lanes::stream_line(out + i, k);
+            }
+        }
+    }
+    for (; i + kLanes <= n; i += kLanes) Lanes::narrow(out + i, step(x, y, i));
     if (i == n) return;
     // The tail as one more step on copies (the same lanes, no scalar path).
-    Q xt[kLanes] = {}, yt[kLanes] = {}, ot[kLanes];
-    if (!XScalar) std::memcpy(xt, x + i, n - i);
-    if (!YScalar) std::memcpy(yt, y + i, n - i);
-    step(XScalar ? x : xt, YScalar ? y : yt, ot);
+    alignas(64) unsigned char xt[kLanes * sizeof(float)] = {}, yt[kLanes * sizeof(float)] = {};
+    Q ot[kLanes];
+    const auto copy = [&](unsigned char* to, const void* from, std::size_t elem) -> const void* {
+        if (elem == 0) return from;
+        std::memcpy(to, static_cast<const unsigned char*>(from) + i * elem, (n - i) * elem);
+        return to;
+    };
+    const void* xc = copy(xt, x, QuantInput<Isa, Q, XKind>::kElemBytes);
+    const void* yc = copy(yt, y, QuantInput<Isa, Q, YKind>::kElemBytes);
+    Lanes::narrow(ot, step(xc, yc, 0));
     std::memcpy(out + i, ot, n - i);
 }
 
 template <class Isa, class Op>
 QuantBinaryKernels quant_binary_kernels(bcast_dtype dtype) {
     if (!kSimdQuantization) return {};
+    constexpr QuantOperand V = QuantOperand::kBytes, S = QuantOperand::kByte, F = QuantOperand::kFloats;
+    const auto kernels = [](auto q) {
+        using Q = decltype(q);
+        return QuantBinaryKernels{&quant_binary<Isa, Q, Op, V, V>, &quant_binary<Isa, Q, Op, V, S>,
+                                  &quant_binary<Isa, Q, Op, S, V>, &quant_binary<Isa, Q, Op, V, F>,
+                                  &quant_binary<Isa, Q, Op, F, V>};
+    };
     switch (dtype) {
-        case BCAST_DTYPE_U8:
-            return {&quant_binary<Isa, uint8_t, Op, false, false>,
-                    &quant_binary<Isa, uint8_t, Op, false, true>,
-                    &quant_binary<Isa, uint8_t, Op, true, false>};
-        case BCAST_DTYPE_I8:
-            return {&quant_binary<Isa, int8_t, Op, false, false>,
-                    &quant_binary<Isa, int8_t, Op, false, true>,
-                    &quant_binary<Isa, int8_t, Op, true, false>};
+        case BCAST_DTYPE_U8: return kernels(uint8_t{});
+        case BCAST_DTYPE_I8: return kernels(int8_t{});
         default: return {};
     }
 }
