@@ -25,58 +25,34 @@ const OpKernels* first_family(const FamilyLookup (&families)[N], bcast_opcode op
 
 }  // namespace
 
+// Each ISA's entry points: its objects' answer where this build has the
+// ISA, else nothing (its symbols are then never referenced).
+#define BCAST_IF_BUILT(isa, call)  \
+    if constexpr (built_isas::isa) { \
+        return call;                 \
+    } else {                         \
+        return {};                   \
+    }
 #define BCAST_FAMILY_LOOKUP(family) family##_kernels,
-#define BCAST_DEFINE_ISA_KERNELS(isa, arch)                                   \
-    const OpKernels* isa::kernels(bcast_opcode kernel_op, bcast_dtype dtype) {       \
-        if constexpr (built_isas::isa) {                                              \
-            static constexpr FamilyLookup kFamilies[] = {                            \
-                BCAST_KERNEL_FAMILIES(BCAST_FAMILY_LOOKUP)};                         \
-            return first_family(kFamilies, kernel_op, dtype);                        \
-        } else {                                                                     \
-            (void)kernel_op, (void)dtype;                                            \
-            return nullptr;                                                          \
-        }                                                                            \
+#define BCAST_DEFINE_ISA_ENTRIES(isa, arch)                                                                \
+    const OpKernels* isa::kernels([[maybe_unused]] bcast_opcode kernel_op,                                 \
+                                  [[maybe_unused]] bcast_dtype dtype) {                                    \
+        if constexpr (built_isas::isa) {                                                                   \
+            static constexpr FamilyLookup kFamilies[] = {BCAST_KERNEL_FAMILIES(BCAST_FAMILY_LOOKUP)};      \
+            return first_family(kFamilies, kernel_op, dtype);                                              \
+        } else {                                                                                           \
+            return nullptr;                                                                                \
+        }                                                                                                  \
+    }                                                                                                      \
+    ChainFn isa::chains([[maybe_unused]] bcast_dtype dtype) { BCAST_IF_BUILT(isa, chain_kernel(dtype)) }   \
+    QuantKernels isa::quants([[maybe_unused]] bcast_dtype dtype) { BCAST_IF_BUILT(isa, quant_kernels(dtype)) } \
+    QuantBinaryKernels isa::quant_binaries([[maybe_unused]] bcast_opcode kernel_op,                        \
+                                           [[maybe_unused]] bcast_dtype dtype) {                           \
+        BCAST_IF_BUILT(isa, quant_binary_kernels(kernel_op, dtype))                                        \
     }
-BCAST_SIMD_ISAS(BCAST_DEFINE_ISA_KERNELS)
-#undef BCAST_DEFINE_ISA_KERNELS
+BCAST_SIMD_ISAS(BCAST_DEFINE_ISA_ENTRIES)
+#undef BCAST_DEFINE_ISA_ENTRIES
 #undef BCAST_FAMILY_LOOKUP
-
-// Each ISA's chain kernel for dtype (its <isa>_chain object), or nullptr.
-#define BCAST_DEFINE_ISA_CHAINS(isa, arch)                 \
-    ChainFn isa::chains(bcast_dtype dtype) {               \
-        if constexpr (built_isas::isa) {                   \
-            return chain_kernel(dtype);                    \
-        } else {                                           \
-            (void)dtype;                                   \
-            return nullptr;                                \
-        }                                                  \
-    }
-BCAST_SIMD_ISAS(BCAST_DEFINE_ISA_CHAINS)
-#undef BCAST_DEFINE_ISA_CHAINS
-
-// Each ISA's quantization kernels (its <isa>_quant object), or none.
-#define BCAST_DEFINE_ISA_QUANTS(isa, arch)                 \
-    QuantKernels isa::quants(bcast_dtype dtype) {          \
-        if constexpr (built_isas::isa) {                   \
-            return quant_kernels(dtype);                   \
-        } else {                                           \
-            (void)dtype;                                   \
-            return {};                                     \
-        }                                                  \
-    }
-BCAST_SIMD_ISAS(BCAST_DEFINE_ISA_QUANTS)
-#undef BCAST_DEFINE_ISA_QUANTS
-
-#define BCAST_DEFINE_ISA_QUANT_BINARIES(isa, arch)                                   \
-    QuantBinaryKernels isa::quant_binaries(bcast_opcode kernel_op, bcast_dtype dtype) { \
-        if constexpr (built_isas::isa) {                                             \
-            return quant_binary_kernels(kernel_op, dtype);                           \
-        } else {                                                                     \
-            (void)kernel_op, (void)dtype;                                            \
-            return {};                                                               \
-        }                                                                            \
-    }
-BCAST_SIMD_ISAS(BCAST_DEFINE_ISA_QUANT_BINARIES)
-#undef BCAST_DEFINE_ISA_QUANT_BINARIES
+#undef BCAST_IF_BUILT
 
 }  // namespace bcast::kernels
