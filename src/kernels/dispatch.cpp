@@ -237,6 +237,13 @@ QuantKernels isa_quant_kernels(const char* name, bcast_dtype dtype) {
     return info ? info->quants(dtype) : QuantKernels{};
 }
 
+QuantBinaryKernels isa_quant_binary_kernels(const char* name, bcast_opcode kernel_op, bcast_dtype dtype) {
+    Isa isa;
+    if (!parse_isa(name, &isa) || !available(isa)) return {};
+    const IsaInfo* info = simd_info(isa);
+    return info ? info->quant_binaries(kernel_op, dtype) : QuantBinaryKernels{};
+}
+
 const char* active_isa_name() { return isa_name(active_isa()); }
 
 bool set_max_isa(const char* name) {

@@ -46,5 +46,6 @@ bool set_max_isa(const char* name);
 bool isa_available(const char* name);
 const OpKernels* isa_own_kernels(const char* name, bcast_opcode kernel_op, bcast_dtype dtype);
 QuantKernels isa_quant_kernels(const char* name, bcast_dtype dtype);
+QuantBinaryKernels isa_quant_binary_kernels(const char* name, bcast_opcode kernel_op, bcast_dtype dtype);
 
 }  // namespace bcast::kernels

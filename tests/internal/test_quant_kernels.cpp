@@ -15,6 +15,9 @@
 #include <string>
 #include <vector>
 
+using bcast::kernels::QuantBinaryFn;
+using bcast::kernels::QuantBinaryKernels;
+using bcast::kernels::QuantBinaryParams;
 using bcast::kernels::QuantKernels;
 using bcast::kernels::QuantParams;
 using bcast_test::host_isas;
@@ -116,10 +119,6 @@ TEST_CASE("every ISA's quantization kernels match the portable ones", "[quant][s
             const bcast_dtype dt = i8 ? BCAST_DTYPE_I8 : BCAST_DTYPE_U8;
             const QuantKernels* portable = bcast::kernels::portable_quant_kernels(dt);
             const QuantKernels fast = bcast::kernels::isa_quant_kernels(isa.c_str(), dt);
-            if (isa == "neon") {  // runs the portable kernels (simd_quantize.hpp)
-                REQUIRE(fast.quantize == nullptr);
-                continue;
-            }
             REQUIRE(fast.quantize != nullptr);
             REQUIRE(fast.dequantize != nullptr);
             for (float scale : kScales) {
@@ -149,6 +148,96 @@ TEST_CASE("every ISA's quantization kernels match the portable ones", "[quant][s
                     fast.dequantize(n, from, stride, dg.data(), p);
                     INFO(isa << " dequantize stride " << stride);
                     REQUIRE(std::memcmp(dw.data(), dg.data(), n * sizeof(float)) == 0);
+                }
+            }
+        }
+    }
+}
+
+namespace {
+
+// The f32 ops the register kernels take (the op table's quantizable chain
+// ops), written out here: a dequantized value is never NaN, so C's max and
+// min are the ops' own.
+struct RegisterOp {
+    bcast_opcode op;
+    float (*f)(float, float);
+};
+const RegisterOp kRegisterOps[] = {
+    {BCAST_OP_ADD, [](float a, float b) { return a + b; }},
+    {BCAST_OP_SUB, [](float a, float b) { return a - b; }},
+    {BCAST_OP_MUL, [](float a, float b) { return a * b; }},
+    {BCAST_OP_DIV, [](float a, float b) { return a / b; }},
+    {BCAST_OP_MAX, [](float a, float b) { return a > b ? a : b; }},
+    {BCAST_OP_MIN, [](float a, float b) { return a < b ? a : b; }},
+};
+
+// How a register kernel reads an operand (kernels/quantize.hpp).
+enum class Read { kBytes, kByte, kFloats };
+
+}  // namespace
+
+TEST_CASE("every ISA's quantized register kernels give dequantize, the f32 op, quantize",
+          "[quant][simd][bit-for-bit]") {
+    const QuantParams scale_sets[][3] = {
+        {params(0.02f, 3, false), params(0.05f, 250, false), params(0.04f, 128, false)},
+        {params(0.0625f, 128, false), params(0.0625f, 128, false), params(0.125f, 128, false)},  // ties
+        {params(1.0f, 0, false), params(1.0f, 3, false), params(1e-10f, 5, false)},  // saturates
+        {params(3.4e38f, 7, false), params(3.4e38f, 200, false), params(1.0f, 100, false)},  // inf, NaN
+        {params(0.1f, 0, false), params(0.1f, 0, false), params(0.1f, 0, false)},
+    };
+    std::mt19937 rng(7);
+    for (const std::string& isa : host_isas()) {
+        for (bool i8 : {false, true}) {
+            const bcast_dtype dt = i8 ? BCAST_DTYPE_I8 : BCAST_DTYPE_U8;
+            const QuantKernels* portable = bcast::kernels::portable_quant_kernels(dt);
+            for (const RegisterOp& op : kRegisterOps) {
+                const QuantBinaryKernels k = bcast::kernels::isa_quant_binary_kernels(isa.c_str(), op.op, dt);
+                const std::pair<QuantBinaryFn, std::pair<Read, Read>> forms[] = {
+                    {k.vv, {Read::kBytes, Read::kBytes}}, {k.vs, {Read::kBytes, Read::kByte}},
+                    {k.sv, {Read::kByte, Read::kBytes}},  {k.vf, {Read::kBytes, Read::kFloats}},
+                    {k.fv, {Read::kFloats, Read::kBytes}},
+                };
+                for (const auto& set : scale_sets) {
+                    QuantBinaryParams p;
+                    p.x = set[0];
+                    p.y = set[1];
+                    p.out = set[2];
+                    if (i8) {  // the same sets moved to i8's range
+                        for (QuantParams* q : {&p.x, &p.y, &p.out}) *q = params(q->scale, q->zero_point - 128, true);
+                    }
+                    for (const auto& [kernel, reads] : forms) {
+                        INFO(isa << " op " << op.op << " i8=" << i8 << " scale " << p.x.scale << " form "
+                                  << static_cast<int>(reads.first) << static_cast<int>(reads.second));
+                        REQUIRE(kernel != nullptr);
+                        for (std::size_t n : {std::size_t{1}, std::size_t{15}, std::size_t{16}, std::size_t{17},
+                                              std::size_t{100}, std::size_t{1024}}) {
+                            std::vector<unsigned char> x(n), y(n);
+                            for (auto& b : x) b = static_cast<unsigned char>(rng());
+                            for (auto& b : y) b = static_cast<unsigned char>(rng());
+                            // The reference: each operand dequantized, the op, quantized.
+                            std::vector<float> dx(n), dy(n), v(n);
+                            portable->dequantize(n, x.data(), reads.first == Read::kByte ? 0 : 1, dx.data(), p.x);
+                            portable->dequantize(n, y.data(), reads.second == Read::kByte ? 0 : 1, dy.data(), p.y);
+                            for (std::size_t i = 0; i < n; ++i) v[i] = op.f(dx[i], dy[i]);
+                            std::vector<unsigned char> want(n + 1, 0xAB);
+                            portable->quantize(n, v.data(), want.data(), 1, p.out);
+                            // The kernel, reading a pattern operand as its f32 values.
+                            const void* xp = reads.first == Read::kFloats ? static_cast<const void*>(dx.data()) : x.data();
+                            const void* yp = reads.second == Read::kFloats ? static_cast<const void*>(dy.data()) : y.data();
+                            std::vector<unsigned char> got(n + 1, 0xAB);
+                            kernel(n, xp, yp, got.data(), p, bcast::kernels::Stores{false, false});
+                            INFO("n=" << n);
+                            REQUIRE(want == got);  // the byte past the end untouched too
+                            // Streamed: whole 64-byte lines from a line's start.
+                            if (n % 64 == 0) {
+                                alignas(64) unsigned char streamed[1024];
+                                kernel(n, xp, yp, streamed, p, bcast::kernels::Stores{true, false});
+                                bcast::kernels::stream_fence();
+                                REQUIRE(std::memcmp(streamed, want.data(), n) == 0);
+                            }
+                        }
+                    }
                 }
             }
         }

@@ -4,11 +4,13 @@
 // kernel gives: the widened difference converts exactly, one multiply;
 // the quotient is an IEEE division (never a reciprocal), clamped (NaN
 // lands on lo), rounded to nearest even by nearbyint_as_int (cvtps2dq /
-// vcvtnq under the default FP environment).
+// vcvtnq under the default FP environment). The quotient is Quotient's:
+// xsimd 8.1's neon64 operator/ is a reciprocal estimate (neon_isa.hpp).
 #pragma once
 
 #include "kernels/isa_namespace.hpp"
 #include "kernels/quantize.hpp"
+#include "kernels/simd/simd_ops.hpp"
 
 #include <xsimd/xsimd.hpp>
 
@@ -18,15 +20,6 @@
 
 namespace bcast::kernels::BCAST_KERNEL_ISA::simd {
 namespace {
-
-// NEON's kernels, through xsimd's generic conversions, gave other bytes
-// than the portable ones on a few quotients under qemu-aarch64 (CI,
-// 2026-11-27): until that is understood NEON runs the portable kernels.
-#if defined(__aarch64__)
-constexpr bool kSimdQuantization = false;
-#else
-constexpr bool kSimdQuantization = true;
-#endif
 
 // One batch of int32 lanes from as many bytes, and back (the lanes hold
 // values of the byte's type). xsimd 8.1 converts through memory here; an
@@ -94,7 +87,7 @@ void quantize(std::size_t n, const float* v, void* q, std::ptrdiff_t stride, con
         const F scale(p.scale), lo(p.lo), hi(p.hi);
         const I zero_point(p.zero_point);
         for (; i + F::size <= n; i += F::size) {
-            const F x = clamp_quotient(F::load_unaligned(v + i) / scale, lo, hi);
+            const F x = clamp_quotient(Quotient<A>::of(F::load_unaligned(v + i), scale), lo, hi);
             ByteLanes<A>::narrow(out + i, xsimd::nearbyint_as_int(x) + zero_point);
         }
     }
@@ -148,7 +141,7 @@ struct QuantBinaryStep {
         : x_in(p.x, x), y_in(p.y, y), os(p.out.scale), lo(p.out.lo), hi(p.out.hi), oz(p.out.zero_point) {}
 
     I operator()(const void* x, const void* y, std::size_t i) const {
-        const F q = clamp_quotient(Op::apply(x_in.at(x, i), y_in.at(y, i)) / os, lo, hi);
+        const F q = clamp_quotient(Quotient<A>::of(Op::apply(x_in.at(x, i), y_in.at(y, i)), os), lo, hi);
         return xsimd::nearbyint_as_int(q) + oz;
     }
 
@@ -195,7 +188,6 @@ void quant_binary(std::size_t n, const void* x, const void* y, void* outp, const
 
 template <class Isa, class Op>
 QuantBinaryKernels quant_binary_kernels(bcast_dtype dtype) {
-    if (!kSimdQuantization) return {};
     constexpr QuantOperand V = QuantOperand::kBytes, S = QuantOperand::kByte, F = QuantOperand::kFloats;
     const auto kernels = [](auto q) {
         using Q = decltype(q);
@@ -212,7 +204,6 @@ QuantBinaryKernels quant_binary_kernels(bcast_dtype dtype) {
 
 template <class Isa>
 QuantKernels quant_kernels(bcast_dtype dtype) {
-    if (!kSimdQuantization) return {};
     switch (dtype) {
         case BCAST_DTYPE_U8: return {&dequantize<Isa, uint8_t>, &quantize<Isa, uint8_t>};
         case BCAST_DTYPE_I8: return {&dequantize<Isa, int8_t>, &quantize<Isa, int8_t>};
