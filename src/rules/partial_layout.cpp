@@ -5,10 +5,11 @@
 // a layout into the output and the run-time conditions.
 //
 // Where a rule's alignment itself depends on an unknown rank (pdpd, legacy,
-// ncnn, explicit and pdpd Broadcast place B from its first axis), strict
-// answers UNSUPPORTED rather than guess; so does `none` between inputs of
-// unknown rank, and unidirectional when the primary and another input both
-// have one (the conditions have no rank-vs-rank atom).
+// ncnn, explicit and pdpd Broadcast place B from its first axis), the ranks
+// are enumerated first (partial_rank_ranges.cpp, partial_rank_cases.cpp) and
+// these layouts see known ranks only. `none` between inputs of unknown rank
+// and unidirectional when the primary and another input both have one stay
+// UNSUPPORTED (the conditions have no rank-vs-rank atom).
 #include "rules/partial_util.hpp"
 #include "rules/rule_util.hpp"
 
@@ -66,10 +67,13 @@ namespace {
          who + ": strict inference needs known ranks here (" + why + ")");
 }
 
+// partial_rank_cases.cpp hands these layouts known ranks only.
 void require_known_ranks(const std::string& who, const PShape* in, std::size_t n,
                          const char* why) {
     for (std::size_t j = 0; j < n; ++j)
-        if (!in[j].rank_known) unsupported_rank(who, why);
+        if (!in[j].rank_known)
+            fail(BCAST_ERROR_INTERNAL, who + ": an unknown rank reached a layout that places B "
+                                             "from its first axis (" + why + ")");
 }
 
 std::size_t min_rank(const PShape* in, std::size_t n) {
@@ -92,6 +96,17 @@ Layout numpy_layout(const std::string& who, const PShape* in, std::size_t n) {
             if (from_end(in, static_cast<int32_t>(j), rank - a, &r)) l.add(r);
         }
     }
+    // Past every known dim, only inputs of unknown rank have dims, anonymous
+    // ones: every two must still merge, at each axis a rank can reach.
+    for (std::size_t k = rank + 1; k <= kMaxRank; ++k)
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = i + 1; j < n; ++j) {
+                if (in[i].rank_known || in[j].rank_known) continue;
+                Ref x, y;
+                from_end(in, static_cast<int32_t>(i), k, &x);
+                from_end(in, static_cast<int32_t>(j), k, &y);
+                l.clause({is_value(x, 1), is_value(y, 1), same(x, y)});
+            }
     return l;
 }
 
@@ -374,7 +389,11 @@ Layout layout_elementwise(bcast_rule rule, int64_t axis, const PShape* in, std::
         case BCAST_RULE_NONE: return none_layout(in, n);
         case BCAST_RULE_NUMPY: return numpy_layout("numpy", in, n);
         case BCAST_RULE_UNIDIRECTIONAL: return into_layout("unidirectional", in, n, 0);
-        case BCAST_RULE_PDPD: return into_a_layout("pdpd", axis, in, n, place_pdpd);
+        // The default axis puts B at A's end: unidirectional's alignment,
+        // which takes unknown ranks as they are.
+        case BCAST_RULE_PDPD:
+            return axis == -1 ? into_layout("pdpd", in, n, 0)
+                              : into_a_layout("pdpd", axis, in, n, place_pdpd);
         case BCAST_RULE_ONNX_LEGACY: return into_a_layout("onnx_legacy", axis, in, n, place_legacy);
         default: return ncnn_layout(in, n);
     }
