@@ -253,9 +253,10 @@ TEST_CASE("partial strict: refusals need every assignment to fail", "[partial]")
     CHECK(p.conditions(rp) == "in1[1] == 1");
     CHECK_REFUSED(out_of(Call{"(2,3)", "(3,2..)"}, kStrict, BCAST_RULE_PDPD, 1),
                   BCAST_ERROR_INCOMPATIBLE_SHAPES, "pdpd: B does not fit");
-    // Strict needs known ranks where the alignment depends on them.
-    CHECK_REFUSED(out_of(Call{"(...)", "(3)"}, kStrict, BCAST_RULE_PDPD),
-                  BCAST_ERROR_UNSUPPORTED, "known ranks");
+    // Where the alignment depends on two unknown ranks that bound each
+    // other, strict has no answer.
+    CHECK_REFUSED(out_of(Call{"(...)", "(...,3)"}, kStrict, BCAST_RULE_PDPD, 1),
+                  BCAST_ERROR_UNSUPPORTED, "needs a known rank");
     // Symbols declared with disjoint intervals.
     CHECK_REFUSED(out_of(Call{"(N:2..3)", "(N:5..6)"}, kStrict, BCAST_RULE_NUMPY),
                   BCAST_ERROR_INVALID_ARGUMENT, "symbol N");
@@ -300,4 +301,86 @@ TEST_CASE("partial strict: every rule and expand mode", "[partial]") {
         CHECK(c.text(r) == row.out);
         CHECK(c.conditions(r) == row.conditions);
     }
+}
+
+// Unknown ranks where the rule places B from its first axis: each row worked
+// out by hand from the static rules (decisions.md; the bcast.h rule texts),
+// rank by rank. Conditions name B's unknown leading dims from its first axis
+// when the rule places it from an axis, from its last at the default axis.
+TEST_CASE("partial strict: unknown ranks that decide the alignment", "[partial]") {
+    struct Row {
+        const char* why;
+        std::vector<const char*> in;
+        int expand;  // -1: element-wise under `rule`, else a bcast_expand_mode
+        bcast_rule rule;
+        int64_t axis;
+        std::vector<int64_t> mapping;
+        const char* out;
+        const char* conditions;
+    };
+    const Row rows[] = {
+        // rank(B) 1: 4 vs A[1] = 3. 2: (x,4) at axis 1, x is 1 or 3. 3: B
+        // runs past A's end with a 4.
+        {"pdpd at an axis, B of unknown rank", {"(2,3,4)", "(...,4)"}, -1, BCAST_RULE_PDPD, 1, {},
+         "(2,3,4)", "rank(in1) == 2\nin1[0] == 1 or in1[0] == 3"},
+        // rank(B) 0..2, each B dim 1 or A's; an axis B lacks reads 1.
+        {"pdpd at axis 0, B of unknown rank, a symbol", {"(N,3)", "(...)"}, -1, BCAST_RULE_PDPD, 0,
+         {}, "(N,3)", "rank(in1) <= 2\nin1[0] == 1 or in1[0] == N\nin1[1] == 1 or in1[1] == 3"},
+        // rank(A) 2..4 cannot take (4,5) at axis 2 (past the end, or 5 vs
+        // 3); from 5 on, A[2] = 4 and A[3] = 5, and A's dims before its
+        // last move with its rank.
+        {"pdpd at an axis, A of unknown rank", {"(...,3)", "(4,5)"}, -1, BCAST_RULE_PDPD, 2, {},
+         "(...,?,?,?,?,3)", "rank(in0) >= 5\nin0[2] == 4\nin0[3] == 5"},
+        // The default axis: pdpd is unidirectional.
+        {"pdpd, default axis, A of unknown rank", {"(...,3)", "(N,1)"}, -1, BCAST_RULE_PDPD, -1,
+         {}, "(...,?,3)", "N == 1 or N == in0[-2]\nrank(in0) >= 2"},
+        // Suffix alignment: B's core (5,3) equals A's last two dims.
+        {"onnx_legacy, default axis, A of unknown rank", {"(...,3)", "(5,3)"}, -1,
+         BCAST_RULE_ONNX_LEGACY, -1, {}, "(...,5,3)", "rank(in0) >= 2\nin0[-2] == 5"},
+        // rank(B) 0: fits. 1: (x) one element, or x == A[1]. 2: (x,y) at
+        // axis 1, x leading 1 or 3, y trailing 1 or 4. 3: no room at axis
+        // 1, so only an all-1 B fits. 4: above A's rank.
+        {"onnx_legacy at an axis, B of unknown rank", {"(2,3,4)", "(...)"}, -1,
+         BCAST_RULE_ONNX_LEGACY, 1, {}, "(2,3,4)",
+         "rank(in1) <= 3\nin1[0] == 1 or in1[0] == 3 or rank(in1) >= 3\n"
+         "in1[1] == 1 or in1[1] == 4 or rank(in1) >= 3\nin1[0] == 1 or rank(in1) <= 2\n"
+         "in1[1] == 1 or rank(in1) <= 2\nin1[2] == 1"},
+        // rank(A) 0: a scalar. 1: (a) goes outer when a == 2, else inner
+        // against 3. 2: numpy. 3, 4: (2,3) on A's outer axes. 5: ncnn's
+        // limit. The output's last two dims: 3 or A's own.
+        {"ncnn, one operand of unknown rank", {"(...)", "(2,3)"}, -1, BCAST_RULE_NCNN, -1, {},
+         "(...,?,?)",
+         "rank(in0) <= 4\nin0[0] == 2 or in0[0] == 1 or in0[0] == 3 or rank(in0) >= 2\n"
+         "in0[0] == 1 or in0[0] == 2 or rank(in0) <= 1\nin0[1] == 1 or in0[1] == 3"},
+        // One mapping entry: data of rank 0 or 1, here 1 (it ends in 5).
+        {"broadcast explicit, data of unknown rank", {"(...,5)", "(2,5,?)"}, BCAST_EXPAND_EXPLICIT,
+         BCAST_RULE_NUMPY, -1, {1}, "(2,5,?)", "rank(in0) == 1"},
+        // rank(target) 2: 3 vs 4 at axis 1. From 3 on, axis 1 is unknown.
+        {"broadcast explicit, target of unknown rank", {"(3)", "(...,4)"}, BCAST_EXPAND_EXPLICIT,
+         BCAST_RULE_NUMPY, -1, {1}, "(...,?,?,4)", "rank(in1) >= 3\nin1[1] == 3"},
+        // rank(data) 1: (2) against 2. 2: (d,2), d merges with 4. 3: data
+        // rank above the target's at the default axis.
+        {"broadcast pdpd, data of unknown rank", {"(...,2)", "(4,2)"}, BCAST_EXPAND_PDPD,
+         BCAST_RULE_NUMPY, -1, {}, "(4,2)", "rank(in0) <= 2\nin0[-2] == 1 or in0[-2] == 4"},
+        // rank(target) 0, 1: the 3 would land past the end. From 2 on,
+        // target[1] merges with 3.
+        {"broadcast pdpd at an axis, target of unknown rank", {"(3)", "(...)"}, BCAST_EXPAND_PDPD,
+         BCAST_RULE_NUMPY, 1, {}, "(...,?,?)", "rank(in1) >= 2\nin1[1] == 1 or in1[1] == 3"},
+    };
+    for (const Row& row : rows) {
+        INFO(row.why);
+        Call c{};
+        for (const char* t : row.in) c.in.push_back(c.shape(t));
+        const Inference r = row.expand < 0 ? c.run(kStrict, row.rule, row.axis)
+                                           : c.expand(kStrict, row.expand, row.mapping, row.axis);
+        CHECK(c.text(r) == row.out);
+        CHECK(c.conditions(r) == row.conditions);
+    }
+    // No rank of B fits: (4,5) runs past (2,3) at axis 1 whatever precedes it.
+    CHECK_REFUSED(out_of(Call{"(2,3)", "(...,4,5)"}, kStrict, BCAST_RULE_PDPD, 1),
+                  BCAST_ERROR_INCOMPATIBLE_SHAPES, "pdpd: no ranks and values of the unknowns");
+    // ncnn with both ranks unknown: 5 x 5 combinations, still enumerated.
+    Call both{"(...,2)", "(...)"};
+    const Inference rb = both.run(kStrict, BCAST_RULE_NCNN);
+    CHECK_FALSE(rb.out.rank_known);
 }
