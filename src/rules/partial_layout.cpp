@@ -7,9 +7,11 @@
 // Where a rule's alignment itself depends on an unknown rank (pdpd, legacy,
 // ncnn, explicit and pdpd Broadcast place B from its first axis), the ranks
 // are enumerated first (partial_rank_ranges.cpp, partial_rank_cases.cpp) and
-// these layouts see known ranks only. `none` between inputs of unknown rank
-// and unidirectional when the primary and another input both have one stay
-// UNSUPPORTED (the conditions have no rank-vs-rank atom).
+// these layouts see known ranks only. Between inputs that both have unknown
+// ranks (numpy, unidirectional, none), the dims past every known one are
+// anonymous and stated axis by axis up to BCAST_MAX_RANK, and a relation
+// between the two ranks rank by rank (the conditions have no rank-vs-rank
+// atom).
 #include "rules/partial_util.hpp"
 #include "rules/rule_util.hpp"
 
@@ -61,11 +63,6 @@ Ref at(const PShape* inputs, int32_t j, std::size_t i) {
 }
 
 namespace {
-
-[[noreturn]] void unsupported_rank(const std::string& who, const char* why) {
-    fail(BCAST_ERROR_UNSUPPORTED,
-         who + ": strict inference needs known ranks here (" + why + ")");
-}
 
 // partial_rank_cases.cpp hands these layouts known ranks only.
 void require_known_ranks(const std::string& who, const PShape* in, std::size_t n,
@@ -125,14 +122,28 @@ Layout into_layout(const std::string& who, const PShape* in, std::size_t n,
             if (in[j].rank > p.rank) l.impossible = true;  // the static rule's rank refusal
             if (!in[j].rank_known) l.clause({rank_atom(AtomKind::rank_le, jj, static_cast<int64_t>(p.rank))});
         } else {
-            if (!in[j].rank_known)
-                unsupported_rank(who, "the primary input and another have unknown ranks");
             rank = std::max(rank, in[j].rank);
         }
     }
     if (l.impossible) return l;
     if (!p.rank_known && rank > p.rank)
         l.clause({rank_atom(AtomKind::rank_ge, prim, static_cast<int64_t>(rank))});
+    // Both ranks unknown: rank(in_j) <= rank(primary), stated rank by rank
+    // ("not rank(in_j) > r while rank(primary) <= r"), and in_j's dims past
+    // every known one are 1 or the primary's there.
+    for (std::size_t j = 0; j < n && !p.rank_known; ++j) {
+        if (j == primary || in[j].rank_known) continue;
+        const auto jj = static_cast<int32_t>(j);
+        for (std::size_t r = rank; r < kMaxRank; ++r)
+            l.clause({rank_atom(AtomKind::rank_le, jj, static_cast<int64_t>(r)),
+                      rank_atom(AtomKind::rank_ge, prim, static_cast<int64_t>(r + 1))});
+        for (std::size_t k = rank + 1; k <= kMaxRank; ++k) {
+            Ref x, y;
+            from_end(in, jj, k, &x);
+            from_end(in, prim, k, &y);
+            l.clause({is_value(x, 1), same(x, y)});
+        }
+    }
     l.out.rank_known = p.rank_known;
     l.out.rank = rank;
     for (std::size_t a = 0; a < rank; ++a) {
@@ -155,14 +166,32 @@ Layout none_layout(const PShape* in, std::size_t n) {
         if (known < 0) known = static_cast<std::ptrdiff_t>(in[j].rank);
         if (in[j].rank != static_cast<std::size_t>(known)) l.impossible = true;
     }
-    if (known < 0 && n > 1) unsupported_rank("none", "every input's rank is unknown");
-    const std::size_t rank = known < 0 ? in[0].rank : static_cast<std::size_t>(known);
+    const std::size_t rank = known < 0 ? min_rank(in, n) : static_cast<std::size_t>(known);
     for (std::size_t j = 0; j < n; ++j) {
         if (in[j].rank_known || known < 0) continue;
         if (in[j].rank > rank) l.impossible = true;
         l.clause({rank_atom(AtomKind::rank_eq, static_cast<int32_t>(j), static_cast<int64_t>(rank))});
     }
     if (l.impossible) return l;
+    // Every rank unknown: each equals input 0's, stated rank by rank ("if
+    // rank(in0) == r then rank(in_j) == r"), and the dims past every known
+    // one are equal too.
+    for (std::size_t j = 1; j < n && known < 0; ++j) {
+        const auto jj = static_cast<int32_t>(j);
+        if (in[j].rank < rank) l.clause({rank_atom(AtomKind::rank_ge, jj, static_cast<int64_t>(rank))});
+        for (std::size_t r = rank; r < kMaxRank; ++r)
+            l.clause({rank_atom(AtomKind::rank_le, 0, static_cast<int64_t>(r) - 1),
+                      rank_atom(AtomKind::rank_ge, 0, static_cast<int64_t>(r) + 1),
+                      rank_atom(AtomKind::rank_eq, jj, static_cast<int64_t>(r))});
+        l.clause({rank_atom(AtomKind::rank_le, 0, static_cast<int64_t>(kMaxRank) - 1),
+                  rank_atom(AtomKind::rank_eq, jj, static_cast<int64_t>(kMaxRank))});
+        for (std::size_t k = rank + 1; k <= kMaxRank; ++k) {
+            Ref x, y;
+            from_end(in, jj, k, &x);
+            from_end(in, 0, k, &y);
+            l.clause({same(x, y)});
+        }
+    }
     l.out.rank_known = known >= 0;
     l.out.rank = rank;
     for (std::size_t a = 0; a < rank; ++a) {

@@ -384,3 +384,50 @@ TEST_CASE("partial strict: unknown ranks that decide the alignment", "[partial]"
     const Inference rb = both.run(kStrict, BCAST_RULE_NCNN);
     CHECK_FALSE(rb.out.rank_known);
 }
+
+// Two inputs of unknown rank: their dims past every known one are anonymous
+// and must still obey the rule at each axis a rank can reach (up to
+// BCAST_MAX_RANK = 32); a relation between the ranks is stated rank by rank.
+TEST_CASE("partial strict: two inputs of unknown rank", "[partial]") {
+    const auto axis = [](int k) { return "[" + std::to_string(-k) + "]"; };
+    // numpy: every axis from the end merges, none is known.
+    {
+        Call c{"(...)", "(...)"};
+        const Inference r = c.run(kStrict, BCAST_RULE_NUMPY);
+        std::string want;
+        for (int k = 1; k <= 32; ++k)
+            want += (k > 1 ? "\n" : "") + ("in0" + axis(k)) + " == 1 or in1" + axis(k) +
+                    " == 1 or in0" + axis(k) + " == in1" + axis(k);
+        CHECK(c.text(r) == "(...)");
+        CHECK(c.conditions(r) == want);
+    }
+    // unidirectional: N broadcasts into in0's last dim 2; rank(in1) <=
+    // rank(in0), i.e. for each r, not (rank(in1) > r and rank(in0) <= r);
+    // in1's other dims are 1 or in0's.
+    {
+        Call c{"(...,2)", "(...,N)"};
+        const Inference r = c.run(kStrict, BCAST_RULE_UNIDIRECTIONAL);
+        std::string want = "N == 1 or N == 2";
+        for (int k = 1; k < 32; ++k)
+            want += "\nrank(in1) <= " + std::to_string(k) + " or rank(in0) >= " +
+                    std::to_string(k + 1);
+        for (int k = 2; k <= 32; ++k)
+            want += "\nin1" + axis(k) + " == 1 or in1" + axis(k) + " == in0" + axis(k);
+        CHECK(c.text(r) == "(...,2)");
+        CHECK(c.conditions(r) == want);
+    }
+    // none: in1 ends in 2 too; rank(in1) == rank(in0), i.e. for each r, if
+    // rank(in0) == r then rank(in1) == r; every other dim equal.
+    {
+        Call c{"(...,2)", "(...)"};
+        const Inference r = c.run(kStrict, BCAST_RULE_NONE);
+        std::string want = "in1[-1] == 2\nrank(in1) >= 1\nrank(in0) >= 2 or rank(in1) == 1";
+        for (int k = 2; k < 32; ++k)
+            want += "\nrank(in0) <= " + std::to_string(k - 1) + " or rank(in0) >= " +
+                    std::to_string(k + 1) + " or rank(in1) == " + std::to_string(k);
+        want += "\nrank(in0) <= 31 or rank(in1) == 32";
+        for (int k = 2; k <= 32; ++k) want += "\nin1" + axis(k) + " == in0" + axis(k);
+        CHECK(c.text(r) == "(...,2)");
+        CHECK(c.conditions(r) == want);
+    }
+}
