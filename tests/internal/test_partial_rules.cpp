@@ -211,6 +211,8 @@ TEST_CASE("partial: the disagreement table under all three semantics", "[partial
          "in0[-2] == 1 or in0[-2] == 2\nin0[-1] == 1 or in0[-1] == 3"},
         {{"(2,1)", "(?)"}, BCAST_RULE_PDPD, 1, nullptr, "(2,?)", "(2,1)", "in1[0] == 1"},
         {{"(1)", "(0)"}, BCAST_RULE_PDPD, -1, nullptr, "(0)", nullptr, ""},
+        {{"(2,3)", "(...)"}, BCAST_RULE_PDPD, -1, nullptr, "(...)", "(2,3)",
+         "in1[-2] == 1 or in1[-2] == 2\nin1[-1] == 1 or in1[-1] == 3\nrank(in1) <= 2"},
         {{"(2,?)", "(?,3)"}, BCAST_RULE_NONE, -1, nullptr, "(2,3)", "(2,3)",
          "in1[0] == 2\nin0[1] == 3"},
         {{"(N,3)", "(5)"}, BCAST_RULE_UNIDIRECTIONAL, -1, "(N,3)", nullptr, nullptr, ""},
