@@ -112,6 +112,31 @@ void check_numpy_pairs(Semantics sem, std::initializer_list<std::array<const cha
     }
 }
 
+// One strict call and what it must give: element-wise under `rule`, or
+// (expand >= 0) broadcast to target under that bcast_expand_mode.
+struct RuleRow {
+    const char* why;
+    std::vector<const char*> in;
+    int expand;
+    bcast_rule rule;
+    std::vector<int64_t> mapping;
+    const char* out;
+    const char* conditions;
+    int64_t axis = -1;
+};
+
+void check_rule_rows(std::initializer_list<RuleRow> rows) {
+    for (const RuleRow& row : rows) {
+        INFO(row.why);
+        Call c{};
+        for (const char* t : row.in) c.in.push_back(c.shape(t));
+        const Inference r = row.expand < 0 ? c.run(kStrict, row.rule, row.axis)
+                                           : c.expand(kStrict, row.expand, row.mapping, row.axis);
+        CHECK(c.text(r) == row.out);
+        CHECK(c.conditions(r) == row.conditions);
+    }
+}
+
 }  // namespace
 
 TEST_CASE("partial: static shapes give the static rule's output and no conditions", "[partial]") {
@@ -265,16 +290,7 @@ TEST_CASE("partial strict: refusals need every assignment to fail", "[partial]")
 }
 
 TEST_CASE("partial strict: every rule and expand mode", "[partial]") {
-    struct Row {
-        const char* why;
-        std::vector<const char*> in;
-        int expand;  // -1: element-wise under `rule`, else a bcast_expand_mode
-        bcast_rule rule;
-        std::vector<int64_t> mapping;
-        const char* out;
-        const char* conditions;
-    };
-    const Row rows[] = {
+    check_rule_rows({
         {"unidirectional: the primary's dims, narrowed by forced others", {"(?,3)", "(4..,1)"},
          -1, BCAST_RULE_UNIDIRECTIONAL, {}, "(4..,3)", "in1[0] == in0[0]"},
         {"legacy: interior 1s do not stretch", {"(2,3,4)", "(?,?,?)"}, -1,
@@ -293,16 +309,7 @@ TEST_CASE("partial strict: every rule and expand mode", "[partial]") {
          BCAST_RULE_NUMPY, {1}, "(2,3)", "in0[0] == 1 or in0[0] == 3"},
         {"broadcast pdpd: a target 1 takes the data dim", {"(4..6)", "(2,1)"}, BCAST_EXPAND_PDPD,
          BCAST_RULE_NUMPY, {}, "(2,4..6)", ""},
-    };
-    for (const Row& row : rows) {
-        INFO(row.why);
-        Call c{};
-        for (const char* t : row.in) c.in.push_back(c.shape(t));
-        const Inference r = row.expand < 0 ? c.run(kStrict, row.rule)
-                                           : c.expand(kStrict, row.expand, row.mapping);
-        CHECK(c.text(r) == row.out);
-        CHECK(c.conditions(r) == row.conditions);
-    }
+    });
 }
 
 // Unknown ranks where the rule places B from its first axis: each row worked
@@ -310,74 +317,55 @@ TEST_CASE("partial strict: every rule and expand mode", "[partial]") {
 // rank by rank. Conditions name B's unknown leading dims from its first axis
 // when the rule places it from an axis, from its last at the default axis.
 TEST_CASE("partial strict: unknown ranks that decide the alignment", "[partial]") {
-    struct Row {
-        const char* why;
-        std::vector<const char*> in;
-        int expand;  // -1: element-wise under `rule`, else a bcast_expand_mode
-        bcast_rule rule;
-        int64_t axis;
-        std::vector<int64_t> mapping;
-        const char* out;
-        const char* conditions;
-    };
-    const Row rows[] = {
+    check_rule_rows({
         // rank(B) 1: 4 vs A[1] = 3. 2: (x,4) at axis 1, x is 1 or 3. 3: B
         // runs past A's end with a 4.
-        {"pdpd at an axis, B of unknown rank", {"(2,3,4)", "(...,4)"}, -1, BCAST_RULE_PDPD, 1, {},
-         "(2,3,4)", "rank(in1) == 2\nin1[0] == 1 or in1[0] == 3"},
+        {"pdpd at an axis, B of unknown rank", {"(2,3,4)", "(...,4)"}, -1, BCAST_RULE_PDPD, {},
+         "(2,3,4)", "rank(in1) == 2\nin1[0] == 1 or in1[0] == 3", 1},
         // rank(B) 0..2, each B dim 1 or A's; an axis B lacks reads 1.
-        {"pdpd at axis 0, B of unknown rank, a symbol", {"(N,3)", "(...)"}, -1, BCAST_RULE_PDPD, 0,
-         {}, "(N,3)", "rank(in1) <= 2\nin1[0] == 1 or in1[0] == N\nin1[1] == 1 or in1[1] == 3"},
+        {"pdpd at axis 0, B of unknown rank, a symbol", {"(N,3)", "(...)"}, -1, BCAST_RULE_PDPD,
+         {}, "(N,3)", "rank(in1) <= 2\nin1[0] == 1 or in1[0] == N\nin1[1] == 1 or in1[1] == 3", 0},
         // rank(A) 2..4 cannot take (4,5) at axis 2 (past the end, or 5 vs
         // 3); from 5 on, A[2] = 4 and A[3] = 5, and A's dims before its
         // last move with its rank.
-        {"pdpd at an axis, A of unknown rank", {"(...,3)", "(4,5)"}, -1, BCAST_RULE_PDPD, 2, {},
-         "(...,?,?,?,?,3)", "rank(in0) >= 5\nin0[2] == 4\nin0[3] == 5"},
+        {"pdpd at an axis, A of unknown rank", {"(...,3)", "(4,5)"}, -1, BCAST_RULE_PDPD, {},
+         "(...,?,?,?,?,3)", "rank(in0) >= 5\nin0[2] == 4\nin0[3] == 5", 2},
         // The default axis: pdpd is unidirectional.
-        {"pdpd, default axis, A of unknown rank", {"(...,3)", "(N,1)"}, -1, BCAST_RULE_PDPD, -1,
-         {}, "(...,?,3)", "N == 1 or N == in0[-2]\nrank(in0) >= 2"},
+        {"pdpd, default axis, A of unknown rank", {"(...,3)", "(N,1)"}, -1, BCAST_RULE_PDPD, {},
+         "(...,?,3)", "N == 1 or N == in0[-2]\nrank(in0) >= 2", -1},
         // Suffix alignment: B's core (5,3) equals A's last two dims.
         {"onnx_legacy, default axis, A of unknown rank", {"(...,3)", "(5,3)"}, -1,
-         BCAST_RULE_ONNX_LEGACY, -1, {}, "(...,5,3)", "rank(in0) >= 2\nin0[-2] == 5"},
+         BCAST_RULE_ONNX_LEGACY, {}, "(...,5,3)", "rank(in0) >= 2\nin0[-2] == 5", -1},
         // rank(B) 0: fits. 1: (x) one element, or x == A[1]. 2: (x,y) at
         // axis 1, x leading 1 or 3, y trailing 1 or 4. 3: no room at axis
         // 1, so only an all-1 B fits. 4: above A's rank.
         {"onnx_legacy at an axis, B of unknown rank", {"(2,3,4)", "(...)"}, -1,
-         BCAST_RULE_ONNX_LEGACY, 1, {}, "(2,3,4)",
+         BCAST_RULE_ONNX_LEGACY, {}, "(2,3,4)",
          "rank(in1) <= 3\nin1[0] == 1 or in1[0] == 3 or rank(in1) >= 3\n"
          "in1[1] == 1 or in1[1] == 4 or rank(in1) >= 3\nin1[0] == 1 or rank(in1) <= 2\n"
-         "in1[1] == 1 or rank(in1) <= 2\nin1[2] == 1"},
+         "in1[1] == 1 or rank(in1) <= 2\nin1[2] == 1", 1},
         // rank(A) 0: a scalar. 1: (a) goes outer when a == 2, else inner
         // against 3. 2: numpy. 3, 4: (2,3) on A's outer axes. 5: ncnn's
         // limit. The output's last two dims: 3 or A's own.
-        {"ncnn, one operand of unknown rank", {"(...)", "(2,3)"}, -1, BCAST_RULE_NCNN, -1, {},
+        {"ncnn, one operand of unknown rank", {"(...)", "(2,3)"}, -1, BCAST_RULE_NCNN, {},
          "(...,?,?)",
          "rank(in0) <= 4\nin0[0] == 2 or in0[0] == 1 or in0[0] == 3 or rank(in0) >= 2\n"
-         "in0[0] == 1 or in0[0] == 2 or rank(in0) <= 1\nin0[1] == 1 or in0[1] == 3"},
+         "in0[0] == 1 or in0[0] == 2 or rank(in0) <= 1\nin0[1] == 1 or in0[1] == 3", -1},
         // One mapping entry: data of rank 0 or 1, here 1 (it ends in 5).
         {"broadcast explicit, data of unknown rank", {"(...,5)", "(2,5,?)"}, BCAST_EXPAND_EXPLICIT,
-         BCAST_RULE_NUMPY, -1, {1}, "(2,5,?)", "rank(in0) == 1"},
+         BCAST_RULE_NUMPY, {1}, "(2,5,?)", "rank(in0) == 1", -1},
         // rank(target) 2: 3 vs 4 at axis 1. From 3 on, axis 1 is unknown.
         {"broadcast explicit, target of unknown rank", {"(3)", "(...,4)"}, BCAST_EXPAND_EXPLICIT,
-         BCAST_RULE_NUMPY, -1, {1}, "(...,?,?,4)", "rank(in1) >= 3\nin1[1] == 3"},
+         BCAST_RULE_NUMPY, {1}, "(...,?,?,4)", "rank(in1) >= 3\nin1[1] == 3", -1},
         // rank(data) 1: (2) against 2. 2: (d,2), d merges with 4. 3: data
         // rank above the target's at the default axis.
         {"broadcast pdpd, data of unknown rank", {"(...,2)", "(4,2)"}, BCAST_EXPAND_PDPD,
-         BCAST_RULE_NUMPY, -1, {}, "(4,2)", "rank(in0) <= 2\nin0[-2] == 1 or in0[-2] == 4"},
+         BCAST_RULE_NUMPY, {}, "(4,2)", "rank(in0) <= 2\nin0[-2] == 1 or in0[-2] == 4", -1},
         // rank(target) 0, 1: the 3 would land past the end. From 2 on,
         // target[1] merges with 3.
         {"broadcast pdpd at an axis, target of unknown rank", {"(3)", "(...)"}, BCAST_EXPAND_PDPD,
-         BCAST_RULE_NUMPY, 1, {}, "(...,?,?)", "rank(in1) >= 2\nin1[1] == 1 or in1[1] == 3"},
-    };
-    for (const Row& row : rows) {
-        INFO(row.why);
-        Call c{};
-        for (const char* t : row.in) c.in.push_back(c.shape(t));
-        const Inference r = row.expand < 0 ? c.run(kStrict, row.rule, row.axis)
-                                           : c.expand(kStrict, row.expand, row.mapping, row.axis);
-        CHECK(c.text(r) == row.out);
-        CHECK(c.conditions(r) == row.conditions);
-    }
+         BCAST_RULE_NUMPY, {}, "(...,?,?)", "rank(in1) >= 2\nin1[1] == 1 or in1[1] == 3", 1},
+    });
     // No rank of B fits: (4,5) runs past (2,3) at axis 1 whatever precedes it.
     CHECK_REFUSED(out_of(Call{"(2,3)", "(...,4,5)"}, kStrict, BCAST_RULE_PDPD, 1),
                   BCAST_ERROR_INCOMPATIBLE_SHAPES, "pdpd: no ranks and values of the unknowns");
@@ -392,44 +380,33 @@ TEST_CASE("partial strict: unknown ranks that decide the alignment", "[partial]"
 // BCAST_MAX_RANK = 32); a relation between the ranks is stated rank by rank.
 TEST_CASE("partial strict: two inputs of unknown rank", "[partial]") {
     const auto axis = [](int k) { return "[" + std::to_string(-k) + "]"; };
-    // numpy: every axis from the end merges, none is known.
-    {
-        Call c{"(...)", "(...)"};
-        const Inference r = c.run(kStrict, BCAST_RULE_NUMPY);
-        std::string want;
-        for (int k = 1; k <= 32; ++k)
-            want += (k > 1 ? "\n" : "") + ("in0" + axis(k)) + " == 1 or in1" + axis(k) +
-                    " == 1 or in0" + axis(k) + " == in1" + axis(k);
-        CHECK(c.text(r) == "(...)");
+    const auto check = [](Call c, bcast_rule rule, const char* out, const std::string& want) {
+        const Inference r = c.run(kStrict, rule);
+        CHECK(c.text(r) == out);
         CHECK(c.conditions(r) == want);
-    }
+    };
+    // numpy: every axis from the end merges, none is known.
+    std::string numpy;
+    for (int k = 1; k <= 32; ++k)
+        numpy += (k > 1 ? "\n" : "") + ("in0" + axis(k)) + " == 1 or in1" + axis(k) +
+                 " == 1 or in0" + axis(k) + " == in1" + axis(k);
+    check(Call{"(...)", "(...)"}, BCAST_RULE_NUMPY, "(...)", numpy);
     // unidirectional: N broadcasts into in0's last dim 2; rank(in1) <=
     // rank(in0), i.e. for each r, not (rank(in1) > r and rank(in0) <= r);
     // in1's other dims are 1 or in0's.
-    {
-        Call c{"(...,2)", "(...,N)"};
-        const Inference r = c.run(kStrict, BCAST_RULE_UNIDIRECTIONAL);
-        std::string want = "N == 1 or N == 2";
-        for (int k = 1; k < 32; ++k)
-            want += "\nrank(in1) <= " + std::to_string(k) + " or rank(in0) >= " +
-                    std::to_string(k + 1);
-        for (int k = 2; k <= 32; ++k)
-            want += "\nin1" + axis(k) + " == 1 or in1" + axis(k) + " == in0" + axis(k);
-        CHECK(c.text(r) == "(...,2)");
-        CHECK(c.conditions(r) == want);
-    }
+    std::string uni = "N == 1 or N == 2";
+    for (int k = 1; k < 32; ++k)
+        uni += "\nrank(in1) <= " + std::to_string(k) + " or rank(in0) >= " + std::to_string(k + 1);
+    for (int k = 2; k <= 32; ++k)
+        uni += "\nin1" + axis(k) + " == 1 or in1" + axis(k) + " == in0" + axis(k);
+    check(Call{"(...,2)", "(...,N)"}, BCAST_RULE_UNIDIRECTIONAL, "(...,2)", uni);
     // none: in1 ends in 2 too; rank(in1) == rank(in0), i.e. for each r, if
     // rank(in0) == r then rank(in1) == r; every other dim equal.
-    {
-        Call c{"(...,2)", "(...)"};
-        const Inference r = c.run(kStrict, BCAST_RULE_NONE);
-        std::string want = "in1[-1] == 2\nrank(in1) >= 1\nrank(in0) >= 2 or rank(in1) == 1";
-        for (int k = 2; k < 32; ++k)
-            want += "\nrank(in0) <= " + std::to_string(k - 1) + " or rank(in0) >= " +
-                    std::to_string(k + 1) + " or rank(in1) == " + std::to_string(k);
-        want += "\nrank(in0) <= 31 or rank(in1) == 32";
-        for (int k = 2; k <= 32; ++k) want += "\nin1" + axis(k) + " == in0" + axis(k);
-        CHECK(c.text(r) == "(...,2)");
-        CHECK(c.conditions(r) == want);
-    }
+    std::string none = "in1[-1] == 2\nrank(in1) >= 1\nrank(in0) >= 2 or rank(in1) == 1";
+    for (int k = 2; k < 32; ++k)
+        none += "\nrank(in0) <= " + std::to_string(k - 1) + " or rank(in0) >= " +
+                std::to_string(k + 1) + " or rank(in1) == " + std::to_string(k);
+    none += "\nrank(in0) <= 31 or rank(in1) == 32";
+    for (int k = 2; k <= 32; ++k) none += "\nin1" + axis(k) + " == in0" + axis(k);
+    check(Call{"(...,2)", "(...)"}, BCAST_RULE_NONE, "(...,2)", none);
 }
