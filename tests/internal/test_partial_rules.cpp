@@ -369,6 +369,11 @@ TEST_CASE("partial strict: unknown ranks that decide the alignment", "[partial]"
     // No rank of B fits: (4,5) runs past (2,3) at axis 1 whatever precedes it.
     CHECK_REFUSED(out_of(Call{"(2,3)", "(...,4,5)"}, kStrict, BCAST_RULE_PDPD, 1),
                   BCAST_ERROR_INCOMPATIBLE_SHAPES, "pdpd: no ranks and values of the unknowns");
+    // Three B's of unknown rank into a rank-8 A: 9^3 combinations of ranks,
+    // past the 256 enumerated.
+    CHECK_REFUSED(out_of(Call{"(2,3,4,5,6,7,8,9)", "(...)", "(...)", "(...)"}, kStrict,
+                         BCAST_RULE_PDPD, 0),
+                  BCAST_ERROR_UNSUPPORTED, "more than 256 combinations");
     // ncnn with both ranks unknown: 5 x 5 combinations, still enumerated.
     Call both{"(...,2)", "(...)"};
     const Inference rb = both.run(kStrict, BCAST_RULE_NCNN);
