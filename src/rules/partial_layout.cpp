@@ -176,9 +176,11 @@ Layout none_layout(const PShape* in, std::size_t n) {
     // Every rank unknown: each equals input 0's, stated rank by rank ("if
     // rank(in0) == r then rank(in_j) == r"), and the dims past every known
     // one are equal too.
+    for (std::size_t j = 0; j < n && known < 0; ++j)
+        if (in[j].rank < rank)
+            l.clause({rank_atom(AtomKind::rank_ge, static_cast<int32_t>(j), static_cast<int64_t>(rank))});
     for (std::size_t j = 1; j < n && known < 0; ++j) {
         const auto jj = static_cast<int32_t>(j);
-        if (in[j].rank < rank) l.clause({rank_atom(AtomKind::rank_ge, jj, static_cast<int64_t>(rank))});
         for (std::size_t r = rank; r < kMaxRank; ++r)
             l.clause({rank_atom(AtomKind::rank_le, 0, static_cast<int64_t>(r) - 1),
                       rank_atom(AtomKind::rank_ge, 0, static_cast<int64_t>(r) + 1),

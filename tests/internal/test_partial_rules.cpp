@@ -414,4 +414,19 @@ TEST_CASE("partial strict: two inputs of unknown rank", "[partial]") {
     none += "\nrank(in0) <= 31 or rank(in1) == 32";
     for (int k = 2; k <= 32; ++k) none += "\nin1" + axis(k) + " == in0" + axis(k);
     check(Call{"(...,2)", "(...)"}, BCAST_RULE_NONE, "(...,2)", none);
+    // none: input 0 needs the rank input 1 is known to have at least; (2)
+    // and (1,2) differ in rank although input 0's missing axis reads 1.
+    Call least{"(...)", "(...,1,2)"};
+    const Inference r = least.run(kStrict, BCAST_RULE_NONE);
+    std::array<bcast::Shape, 2> shapes{};
+    shapes[0].rank = 1;
+    shapes[0][0] = 2;
+    shapes[1].rank = 2;
+    shapes[1][0] = 1;
+    shapes[1][1] = 2;
+    CHECK_FALSE(conditions_hold(r.conditions, shapes.data(), 2));
+    shapes[0].rank = 2;
+    shapes[0][0] = 1;
+    shapes[0][1] = 2;
+    CHECK(conditions_hold(r.conditions, shapes.data(), 2));
 }
