@@ -107,6 +107,15 @@ Layout numpy_layout(const std::string& who, const PShape* in, std::size_t n) {
     return l;
 }
 
+// Two unknown ranks, rank(in_j) <= rank(in_p), stated rank by rank from
+// `least` (below it, in_p's own least rank answers): not (rank(in_j) > r
+// while rank(in_p) <= r).
+void rank_not_above(Layout& l, int32_t j, int32_t p, std::size_t least) {
+    for (std::size_t r = least; r < kMaxRank; ++r)
+        l.clause({rank_atom(AtomKind::rank_le, j, static_cast<int64_t>(r)),
+                  rank_atom(AtomKind::rank_ge, p, static_cast<int64_t>(r + 1))});
+}
+
 // UNIDIRECTIONAL and Broadcast NUMPY: the others right-aligned into `primary`.
 Layout into_layout(const std::string& who, const PShape* in, std::size_t n,
                    std::size_t primary) {
@@ -128,15 +137,12 @@ Layout into_layout(const std::string& who, const PShape* in, std::size_t n,
     if (l.impossible) return l;
     if (!p.rank_known && rank > p.rank)
         l.clause({rank_atom(AtomKind::rank_ge, prim, static_cast<int64_t>(rank))});
-    // Both ranks unknown: rank(in_j) <= rank(primary), stated rank by rank
-    // ("not rank(in_j) > r while rank(primary) <= r"), and in_j's dims past
+    // Both ranks unknown: rank(in_j) <= rank(primary), and in_j's dims past
     // every known one are 1 or the primary's there.
     for (std::size_t j = 0; j < n && !p.rank_known; ++j) {
         if (j == primary || in[j].rank_known) continue;
         const auto jj = static_cast<int32_t>(j);
-        for (std::size_t r = rank; r < kMaxRank; ++r)
-            l.clause({rank_atom(AtomKind::rank_le, jj, static_cast<int64_t>(r)),
-                      rank_atom(AtomKind::rank_ge, prim, static_cast<int64_t>(r + 1))});
+        rank_not_above(l, jj, prim, rank);
         for (std::size_t k = rank + 1; k <= kMaxRank; ++k) {
             Ref x, y;
             from_end(in, jj, k, &x);
@@ -389,10 +395,19 @@ Layout explicit_layout(const PShape* in, const int64_t* axes, std::size_t count)
 // merged both ways there; data axes past the target's end must be 1.
 Layout expand_pdpd_layout(const PShape* in, int64_t axis) {
     const std::string who = "broadcast pdpd";
+    rules::detail::check_axis_argument(who, axis);
+    if (axis == -1 && !in[0].rank_known && !in[1].rank_known) {
+        // The default axis right-aligns: numpy's merge, with rank(data) <=
+        // rank(target).
+        Layout l = numpy_layout(who, in, 2);
+        if (in[1].rank < l.out.rank)
+            l.clause({rank_atom(AtomKind::rank_ge, 1, static_cast<int64_t>(l.out.rank))});
+        rank_not_above(l, 0, 1, l.out.rank);
+        return l;
+    }
     Layout l;
     l.who = who;
     require_known_ranks(who, in, 2, "data is placed from the target's axis");
-    rules::detail::check_axis_argument(who, axis);
     const PShape& data = in[0];
     const PShape& target = in[1];
     const int64_t rd = static_cast<int64_t>(data.rank), rt = static_cast<int64_t>(target.rank);

@@ -10,11 +10,12 @@
 //  * Broadcast explicit: rank(data) == axes_count (0 or 1 for a one-entry
 //    mapping); the target needs max(axes_mapping) + 1 dims, and from that
 //    plus its known dims on the mapping lands in its unknown leading dims.
-//  * Broadcast pdpd: the default axis needs rank(data) <= rank(target);
-//    at an axis, data may run past the target's end (in 1s) at any rank,
-//    so the data's rank runs to BCAST_MAX_RANK.
+//  * Broadcast pdpd: the default axis needs rank(data) <= rank(target)
+//    (with both unknown it is numpy's alignment: nothing to enumerate); at
+//    an axis, data may run past the target's end (in 1s) at any rank, so
+//    the data's rank runs to BCAST_MAX_RANK.
 // Two inputs of unknown rank whose ranks bound each other (A and a B, data
-// and target) are UNSUPPORTED: no tail exists for the pair.
+// and target at an axis) are UNSUPPORTED: no tail exists for the pair.
 #include "rules/partial_util.hpp"
 #include "rules/rule_util.hpp"
 
@@ -121,8 +122,11 @@ RankRanges expand_pdpd(const PShape* in, int64_t axis) {
     RankRanges ranges(2);
     if (!any_unknown(in, 2)) return {};
     const PShape &data = in[0], &target = in[1];
-    if (!data.rank_known && !target.rank_known) both_unknown(who, "the data or the target");
     const bool from_start = axis >= 0;
+    if (!data.rank_known && !target.rank_known) {
+        if (from_start) both_unknown(who, "the data or the target");
+        return {};  // the default axis: numpy's alignment, which needs no ranks
+    }
     if (!data.rank_known) {
         ranges[0] = fixed(data.rank, from_start ? kMaxRank : target.rank, from_start);
     } else if (from_start) {

@@ -429,4 +429,26 @@ TEST_CASE("partial strict: two inputs of unknown rank", "[partial]") {
     shapes[0][0] = 1;
     shapes[0][1] = 2;
     CHECK(conditions_hold(r.conditions, shapes.data(), 2));
+    // Broadcast pdpd at its default axis: data right-aligned into the
+    // target and merged both ways (2 with 1, ? with 3), rank(data) <=
+    // rank(target): data (1,1,2) into target (3,1) is refused, (3,2) into
+    // (5,3,1) is not.
+    Call b{"(...,2)", "(...,3,1)"};
+    const Inference rb = b.expand(kStrict, BCAST_EXPAND_PDPD);
+    CHECK(b.text(rb) == "(...,3,2)");
+    shapes[0].rank = 3;
+    shapes[0][0] = shapes[0][1] = 1;
+    shapes[0][2] = 2;
+    shapes[1].rank = 2;
+    shapes[1][0] = 3;
+    shapes[1][1] = 1;
+    CHECK_FALSE(conditions_hold(rb.conditions, shapes.data(), 2));
+    shapes[0].rank = 2;
+    shapes[0][0] = 3;
+    shapes[0][1] = 2;
+    shapes[1].rank = 3;
+    shapes[1][0] = 5;
+    shapes[1][1] = 3;
+    shapes[1][2] = 1;
+    CHECK(conditions_hold(rb.conditions, shapes.data(), 2));
 }
