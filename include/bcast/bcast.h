@@ -196,8 +196,9 @@ BCAST_API bcast_status bcast_infer_expand_shape(bcast_expand_mode mode, size_t d
  *            dynamic). Other rules: UNSUPPORTED.
  * Strict takes unknown ranks under every rule (since 1.4 where the rule places
  * B from its first axis: PDPD, ONNX_LEGACY, NCNN, Broadcast EXPLICIT and PDPD),
- * except two inputs there whose unknown ranks bound each other (A and a B;
- * data and target): UNSUPPORTED.
+ * except two inputs of unknown rank that bound each other's: A and a B under
+ * PDPD at an axis or ONNX_LEGACY, data and target under Broadcast PDPD at an
+ * axis (UNSUPPORTED).
  */
 #define BCAST_DIM_UNBOUNDED INT64_MAX
 
