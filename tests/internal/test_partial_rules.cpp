@@ -390,6 +390,16 @@ TEST_CASE("partial strict: two inputs of unknown rank", "[partial]") {
         CHECK(c.text(r) == out);
         CHECK(c.conditions(r) == want);
     };
+    // Whether static shapes a and b satisfy r's conditions.
+    const auto holds = [](const Inference& r, std::initializer_list<int64_t> a,
+                          std::initializer_list<int64_t> b) {
+        std::array<bcast::Shape, 2> shapes{};
+        for (const auto* s : {&a, &b}) {
+            bcast::Shape& to = shapes[s == &a ? 0 : 1];
+            for (int64_t d : *s) to[to.rank++] = d;
+        }
+        return conditions_hold(r.conditions, shapes.data(), 2);
+    };
     // numpy: every axis from the end merges, none is known.
     std::string numpy;
     for (int k = 1; k <= 32; ++k)
@@ -416,19 +426,9 @@ TEST_CASE("partial strict: two inputs of unknown rank", "[partial]") {
     check(Call{"(...,2)", "(...)"}, BCAST_RULE_NONE, "(...,2)", none);
     // none: input 0 needs the rank input 1 is known to have at least; (2)
     // and (1,2) differ in rank although input 0's missing axis reads 1.
-    Call least{"(...)", "(...,1,2)"};
-    const Inference r = least.run(kStrict, BCAST_RULE_NONE);
-    std::array<bcast::Shape, 2> shapes{};
-    shapes[0].rank = 1;
-    shapes[0][0] = 2;
-    shapes[1].rank = 2;
-    shapes[1][0] = 1;
-    shapes[1][1] = 2;
-    CHECK_FALSE(conditions_hold(r.conditions, shapes.data(), 2));
-    shapes[0].rank = 2;
-    shapes[0][0] = 1;
-    shapes[0][1] = 2;
-    CHECK(conditions_hold(r.conditions, shapes.data(), 2));
+    const Inference r = Call{"(...)", "(...,1,2)"}.run(kStrict, BCAST_RULE_NONE);
+    CHECK_FALSE(holds(r, {2}, {1, 2}));
+    CHECK(holds(r, {1, 2}, {1, 2}));
     // Broadcast pdpd at its default axis: data right-aligned into the
     // target and merged both ways (2 with 1, ? with 3), rank(data) <=
     // rank(target): data (1,1,2) into target (3,1) is refused, (3,2) into
@@ -436,19 +436,6 @@ TEST_CASE("partial strict: two inputs of unknown rank", "[partial]") {
     Call b{"(...,2)", "(...,3,1)"};
     const Inference rb = b.expand(kStrict, BCAST_EXPAND_PDPD);
     CHECK(b.text(rb) == "(...,3,2)");
-    shapes[0].rank = 3;
-    shapes[0][0] = shapes[0][1] = 1;
-    shapes[0][2] = 2;
-    shapes[1].rank = 2;
-    shapes[1][0] = 3;
-    shapes[1][1] = 1;
-    CHECK_FALSE(conditions_hold(rb.conditions, shapes.data(), 2));
-    shapes[0].rank = 2;
-    shapes[0][0] = 3;
-    shapes[0][1] = 2;
-    shapes[1].rank = 3;
-    shapes[1][0] = 5;
-    shapes[1][1] = 3;
-    shapes[1][2] = 1;
-    CHECK(conditions_hold(rb.conditions, shapes.data(), 2));
+    CHECK_FALSE(holds(rb, {1, 1, 2}, {3, 1}));
+    CHECK(holds(rb, {3, 2}, {5, 3, 1}));
 }
