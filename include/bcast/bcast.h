@@ -194,8 +194,11 @@ BCAST_API bcast_status bcast_infer_expand_shape(bcast_expand_mode mode, size_t d
  *            Broadcast NUMPY / BIDIRECTIONAL, quirks included (an interval
  *            holding 1 broadcasts; an unknown rank makes NUMPY and PDPD fully
  *            dynamic). Other rules: UNSUPPORTED.
- * Strict needs known ranks where the rule places B from its first axis (PDPD,
- * ONNX_LEGACY, NCNN, Broadcast EXPLICIT and PDPD); else UNSUPPORTED.
+ * Strict takes unknown ranks under every rule (since 1.4 where the rule places
+ * B from its first axis: PDPD, ONNX_LEGACY, NCNN, Broadcast EXPLICIT and PDPD),
+ * except two inputs of unknown rank that bound each other's: A and a B under
+ * PDPD at an axis or ONNX_LEGACY, data and target under Broadcast PDPD at an
+ * axis (UNSUPPORTED).
  */
 #define BCAST_DIM_UNBOUNDED INT64_MAX
 

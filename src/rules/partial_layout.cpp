@@ -5,10 +5,13 @@
 // a layout into the output and the run-time conditions.
 //
 // Where a rule's alignment itself depends on an unknown rank (pdpd, legacy,
-// ncnn, explicit and pdpd Broadcast place B from its first axis), strict
-// answers UNSUPPORTED rather than guess; so does `none` between inputs of
-// unknown rank, and unidirectional when the primary and another input both
-// have one (the conditions have no rank-vs-rank atom).
+// ncnn, explicit and pdpd Broadcast place B from its first axis), the ranks
+// are enumerated first (partial_rank_ranges.cpp, partial_rank_cases.cpp) and
+// these layouts see known ranks only. Between inputs that both have unknown
+// ranks (numpy, unidirectional, none), the dims past every known one are
+// anonymous and stated axis by axis up to BCAST_MAX_RANK, and a relation
+// between the two ranks rank by rank (the conditions have no rank-vs-rank
+// atom).
 #include "rules/partial_util.hpp"
 #include "rules/rule_util.hpp"
 
@@ -61,15 +64,13 @@ Ref at(const PShape* inputs, int32_t j, std::size_t i) {
 
 namespace {
 
-[[noreturn]] void unsupported_rank(const std::string& who, const char* why) {
-    fail(BCAST_ERROR_UNSUPPORTED,
-         who + ": strict inference needs known ranks here (" + why + ")");
-}
-
+// partial_rank_cases.cpp hands these layouts known ranks only.
 void require_known_ranks(const std::string& who, const PShape* in, std::size_t n,
                          const char* why) {
     for (std::size_t j = 0; j < n; ++j)
-        if (!in[j].rank_known) unsupported_rank(who, why);
+        if (!in[j].rank_known)
+            fail(BCAST_ERROR_INTERNAL, who + ": an unknown rank reached a layout that places B "
+                                             "from its first axis (" + why + ")");
 }
 
 std::size_t min_rank(const PShape* in, std::size_t n) {
@@ -92,7 +93,27 @@ Layout numpy_layout(const std::string& who, const PShape* in, std::size_t n) {
             if (from_end(in, static_cast<int32_t>(j), rank - a, &r)) l.add(r);
         }
     }
+    // Past every known dim, only inputs of unknown rank have dims, anonymous
+    // ones: every two must still merge, at each axis a rank can reach.
+    for (std::size_t k = rank + 1; k <= kMaxRank; ++k)
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = i + 1; j < n; ++j) {
+                if (in[i].rank_known || in[j].rank_known) continue;
+                Ref x, y;
+                from_end(in, static_cast<int32_t>(i), k, &x);
+                from_end(in, static_cast<int32_t>(j), k, &y);
+                l.clause({is_value(x, 1), is_value(y, 1), same(x, y)});
+            }
     return l;
+}
+
+// Two unknown ranks, rank(in_j) <= rank(in_p), stated rank by rank from
+// `least` (below it, in_p's own least rank answers): not (rank(in_j) > r
+// while rank(in_p) <= r).
+void rank_not_above(Layout& l, int32_t j, int32_t p, std::size_t least) {
+    for (std::size_t r = least; r < kMaxRank; ++r)
+        l.clause({rank_atom(AtomKind::rank_le, j, static_cast<int64_t>(r)),
+                  rank_atom(AtomKind::rank_ge, p, static_cast<int64_t>(r + 1))});
 }
 
 // UNIDIRECTIONAL and Broadcast NUMPY: the others right-aligned into `primary`.
@@ -110,14 +131,25 @@ Layout into_layout(const std::string& who, const PShape* in, std::size_t n,
             if (in[j].rank > p.rank) l.impossible = true;  // the static rule's rank refusal
             if (!in[j].rank_known) l.clause({rank_atom(AtomKind::rank_le, jj, static_cast<int64_t>(p.rank))});
         } else {
-            if (!in[j].rank_known)
-                unsupported_rank(who, "the primary input and another have unknown ranks");
             rank = std::max(rank, in[j].rank);
         }
     }
     if (l.impossible) return l;
     if (!p.rank_known && rank > p.rank)
         l.clause({rank_atom(AtomKind::rank_ge, prim, static_cast<int64_t>(rank))});
+    // Both ranks unknown: rank(in_j) <= rank(primary), and in_j's dims past
+    // every known one are 1 or the primary's there.
+    for (std::size_t j = 0; j < n && !p.rank_known; ++j) {
+        if (j == primary || in[j].rank_known) continue;
+        const auto jj = static_cast<int32_t>(j);
+        rank_not_above(l, jj, prim, rank);
+        for (std::size_t k = rank + 1; k <= kMaxRank; ++k) {
+            Ref x, y;
+            from_end(in, jj, k, &x);
+            from_end(in, prim, k, &y);
+            l.clause({is_value(x, 1), same(x, y)});
+        }
+    }
     l.out.rank_known = p.rank_known;
     l.out.rank = rank;
     for (std::size_t a = 0; a < rank; ++a) {
@@ -140,14 +172,34 @@ Layout none_layout(const PShape* in, std::size_t n) {
         if (known < 0) known = static_cast<std::ptrdiff_t>(in[j].rank);
         if (in[j].rank != static_cast<std::size_t>(known)) l.impossible = true;
     }
-    if (known < 0 && n > 1) unsupported_rank("none", "every input's rank is unknown");
-    const std::size_t rank = known < 0 ? in[0].rank : static_cast<std::size_t>(known);
+    const std::size_t rank = known < 0 ? min_rank(in, n) : static_cast<std::size_t>(known);
     for (std::size_t j = 0; j < n; ++j) {
         if (in[j].rank_known || known < 0) continue;
         if (in[j].rank > rank) l.impossible = true;
         l.clause({rank_atom(AtomKind::rank_eq, static_cast<int32_t>(j), static_cast<int64_t>(rank))});
     }
     if (l.impossible) return l;
+    // Every rank unknown: each equals input 0's, stated rank by rank ("if
+    // rank(in0) == r then rank(in_j) == r"), and the dims past every known
+    // one are equal too.
+    for (std::size_t j = 0; j < n && known < 0; ++j)
+        if (in[j].rank < rank)
+            l.clause({rank_atom(AtomKind::rank_ge, static_cast<int32_t>(j), static_cast<int64_t>(rank))});
+    for (std::size_t j = 1; j < n && known < 0; ++j) {
+        const auto jj = static_cast<int32_t>(j);
+        for (std::size_t r = rank; r < kMaxRank; ++r)
+            l.clause({rank_atom(AtomKind::rank_le, 0, static_cast<int64_t>(r) - 1),
+                      rank_atom(AtomKind::rank_ge, 0, static_cast<int64_t>(r) + 1),
+                      rank_atom(AtomKind::rank_eq, jj, static_cast<int64_t>(r))});
+        l.clause({rank_atom(AtomKind::rank_le, 0, static_cast<int64_t>(kMaxRank) - 1),
+                  rank_atom(AtomKind::rank_eq, jj, static_cast<int64_t>(kMaxRank))});
+        for (std::size_t k = rank + 1; k <= kMaxRank; ++k) {
+            Ref x, y;
+            from_end(in, jj, k, &x);
+            from_end(in, 0, k, &y);
+            l.clause({same(x, y)});
+        }
+    }
     l.out.rank_known = known >= 0;
     l.out.rank = rank;
     for (std::size_t a = 0; a < rank; ++a) {
@@ -343,10 +395,19 @@ Layout explicit_layout(const PShape* in, const int64_t* axes, std::size_t count)
 // merged both ways there; data axes past the target's end must be 1.
 Layout expand_pdpd_layout(const PShape* in, int64_t axis) {
     const std::string who = "broadcast pdpd";
+    rules::detail::check_axis_argument(who, axis);
+    if (axis == -1 && !in[0].rank_known && !in[1].rank_known) {
+        // The default axis right-aligns: numpy's merge, with rank(data) <=
+        // rank(target).
+        Layout l = numpy_layout(who, in, 2);
+        if (in[1].rank < l.out.rank)
+            l.clause({rank_atom(AtomKind::rank_ge, 1, static_cast<int64_t>(l.out.rank))});
+        rank_not_above(l, 0, 1, l.out.rank);
+        return l;
+    }
     Layout l;
     l.who = who;
     require_known_ranks(who, in, 2, "data is placed from the target's axis");
-    rules::detail::check_axis_argument(who, axis);
     const PShape& data = in[0];
     const PShape& target = in[1];
     const int64_t rd = static_cast<int64_t>(data.rank), rt = static_cast<int64_t>(target.rank);
@@ -374,7 +435,11 @@ Layout layout_elementwise(bcast_rule rule, int64_t axis, const PShape* in, std::
         case BCAST_RULE_NONE: return none_layout(in, n);
         case BCAST_RULE_NUMPY: return numpy_layout("numpy", in, n);
         case BCAST_RULE_UNIDIRECTIONAL: return into_layout("unidirectional", in, n, 0);
-        case BCAST_RULE_PDPD: return into_a_layout("pdpd", axis, in, n, place_pdpd);
+        // The default axis puts B at A's end: unidirectional's alignment,
+        // which takes unknown ranks as they are.
+        case BCAST_RULE_PDPD:
+            return axis == -1 ? into_layout("pdpd", in, n, 0)
+                              : into_a_layout("pdpd", axis, in, n, place_pdpd);
         case BCAST_RULE_ONNX_LEGACY: return into_a_layout("onnx_legacy", axis, in, n, place_legacy);
         default: return ncnn_layout(in, n);
     }

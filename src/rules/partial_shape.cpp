@@ -170,8 +170,13 @@ Inference infer(Semantics semantics, bcast_rule rule, int64_t axis, const PShape
     // Strict narrows symbols' intervals in its own copy.
     std::vector<PShape> in(inputs, inputs + n);
     narrow_symbols(in.data(), n, symbols);
-    const Layout l = detail::layout_elementwise(rule, axis, in.data(), n);
     const ElementwiseContext context{rule, axis};
+    const detail::RankRanges ranks = detail::rank_ranges_elementwise(rule, axis, in.data(), n);
+    if (!ranks.empty())
+        return detail::solve_ranks(
+            ranks, [&](const PShape* s) { return detail::layout_elementwise(rule, axis, s, n); },
+            in.data(), n, symbols, check_elementwise, &context);
+    const Layout l = detail::layout_elementwise(rule, axis, in.data(), n);
     return detail::solve(l, in.data(), n, symbols, check_elementwise, &context);
 }
 
@@ -193,8 +198,17 @@ Inference infer_expand(Semantics semantics, bcast_expand_mode mode, const PShape
         default: break;
     }
     narrow_symbols(in.data(), 2, symbols);
-    const Layout l = detail::layout_expand(mode, in.data(), axes_mapping, axes_count, axis);
     const ExpandContext context{mode, axes_mapping, axes_count, axis};
+    const detail::RankRanges ranks =
+        detail::rank_ranges_expand(mode, in.data(), axes_mapping, axes_count, axis);
+    if (!ranks.empty())
+        return detail::solve_ranks(
+            ranks,
+            [&](const PShape* s) {
+                return detail::layout_expand(mode, s, axes_mapping, axes_count, axis);
+            },
+            in.data(), 2, symbols, check_expand, &context);
+    const Layout l = detail::layout_expand(mode, in.data(), axes_mapping, axes_count, axis);
     return detail::solve(l, in.data(), 2, symbols, check_expand, &context);
 }
 

@@ -16,6 +16,36 @@
 namespace bcast::rules::partial::detail {
 namespace {
 
+Truth eval_rank(const PShape& s, AtomKind k, int64_t v) {
+    const auto r = static_cast<int64_t>(s.rank);
+    if (s.rank_known) {
+        const bool t = k == AtomKind::rank_eq ? r == v : k == AtomKind::rank_ge ? r >= v : r <= v;
+        return t ? Truth::yes : Truth::no;
+    }
+    if (k == AtomKind::rank_ge) return r >= v ? Truth::yes : Truth::open;
+    return v < r ? Truth::no : Truth::open;  // rank_eq, rank_le: the rank is >= r
+}
+
+}  // namespace
+
+Truth eval(const IAtom& a, const PShape* inputs) {
+    switch (a.kind) {
+        case AtomKind::dim_eq_value:
+            if (a.a.dim.is_static()) return a.a.dim.lo == a.value ? Truth::yes : Truth::no;
+            return a.a.dim.has(a.value) ? Truth::open : Truth::no;
+        case AtomKind::dim_eq_dim: {
+            const PDim &x = a.a.dim, &y = a.b.dim;
+            if ((x.sym != 0 && x.sym == y.sym) || (a.a.input == a.b.input && a.a.axis == a.b.axis))
+                return Truth::yes;
+            if (x.is_static() && y.is_static()) return x.lo == y.lo ? Truth::yes : Truth::no;
+            return x.hi < y.lo || y.hi < x.lo ? Truth::no : Truth::open;
+        }
+        default: return eval_rank(inputs[a.a.input], a.kind, a.value);
+    }
+}
+
+namespace {
+
 bool is_one(const PDim& d) { return d.lo == 1 && d.hi == 1; }
 bool forced(const PDim& d) { return !d.has(1); }
 
@@ -42,74 +72,12 @@ std::ptrdiff_t anchor_of(const ColumnSpec& c, const std::vector<Ref>& e) {
     return first_forced;
 }
 
-enum class Truth { no, yes, open };
-
-Truth eval_rank(const PShape& s, AtomKind k, int64_t v) {
-    const auto r = static_cast<int64_t>(s.rank);
-    if (s.rank_known) {
-        const bool t = k == AtomKind::rank_eq ? r == v : k == AtomKind::rank_ge ? r >= v : r <= v;
-        return t ? Truth::yes : Truth::no;
-    }
-    if (k == AtomKind::rank_ge) return r >= v ? Truth::yes : Truth::open;
-    return v < r ? Truth::no : Truth::open;  // rank_eq, rank_le: the rank is >= r
-}
-
-Truth eval(const IAtom& a, const PShape* inputs) {
-    switch (a.kind) {
-        case AtomKind::dim_eq_value:
-            if (a.a.dim.is_static()) return a.a.dim.lo == a.value ? Truth::yes : Truth::no;
-            return a.a.dim.has(a.value) ? Truth::open : Truth::no;
-        case AtomKind::dim_eq_dim: {
-            const PDim &x = a.a.dim, &y = a.b.dim;
-            if ((x.sym != 0 && x.sym == y.sym) || (a.a.input == a.b.input && a.a.axis == a.b.axis))
-                return Truth::yes;
-            if (x.is_static() && y.is_static()) return x.lo == y.lo ? Truth::yes : Truth::no;
-            return x.hi < y.lo || y.hi < x.lo ? Truth::no : Truth::open;
-        }
-        default: return eval_rank(inputs[a.a.input], a.kind, a.value);
-    }
-}
-
 // x == y, written against a known extent where one side has one.
 IAtom equal_atom(const Ref& x, const Ref& y) {
     if (y.dim.is_static()) return is_value(x, y.dim.lo);
     if (x.dim.is_static()) return is_value(y, x.dim.lo);
     return same(x, y);
 }
-
-bool same_ref(const Ref& x, const Ref& y) { return x.input == y.input && x.axis == y.axis; }
-bool same_atom(const IAtom& x, const IAtom& y) {
-    return x.kind == y.kind && same_ref(x.a, y.a) && x.value == y.value &&
-           (x.kind != AtomKind::dim_eq_dim || same_ref(x.b, y.b));
-}
-
-struct Clauses {
-    std::vector<IAtom> atoms;
-    std::vector<std::pair<std::size_t, std::size_t>> ranges;
-
-    // Adds the clause minus its false atoms; false when it is left empty.
-    // A clause with a true atom holds already and is not kept.
-    template <class It>
-    bool add(It begin, It end, const PShape* inputs) {
-        const std::size_t start = atoms.size();
-        for (It it = begin; it != end; ++it) {
-            const Truth t = eval(*it, inputs);
-            if (t == Truth::yes) {
-                atoms.resize(start);
-                return true;
-            }
-            if (t == Truth::open && std::none_of(atoms.begin() + static_cast<std::ptrdiff_t>(start),
-                                                 atoms.end(), [&](const IAtom& a) { return same_atom(a, *it); }))
-                atoms.push_back(*it);
-        }
-        if (atoms.size() == start) return false;
-        ranges.emplace_back(start, atoms.size());
-        return true;
-    }
-    bool add(std::initializer_list<IAtom> list, const PShape* inputs) {
-        return add(list.begin(), list.end(), inputs);
-    }
-};
 
 std::string dim_text(const Ref& r, const Symbols& symbols) { return to_string(r.dim, symbols); }
 
@@ -209,29 +177,37 @@ bool column_output(const ColumnSpec& c, const std::vector<Ref>& e, PDim* out, st
     return true;
 }
 
-Inference solve(const Layout& l, const PShape* inputs, std::size_t n, const Symbols& symbols,
-                StaticCheck check, const void* context) {
+Solved solve_clauses(const Layout& l, const PShape* inputs, std::size_t n, const Symbols& symbols,
+                     StaticCheck check, const void* context) {
     if (l.impossible) refuse_by_example(l, inputs, n, symbols, check, context);
-    Inference inf;
-    inf.out = l.out;
-    Clauses cl;
+    Solved r;
+    r.out = l.out;
+    Clauses& cl = r.clauses;
     for (const ColumnSpec& c : l.columns) {
         std::size_t bx = 0, by = 0;
-        if (!column_output(c, l.entries, &inf.out.dims[c.out_axis], &bx, &by))
+        if (!column_output(c, l.entries, &r.out.dims[c.out_axis], &bx, &by))
             refuse_column(l, c, l.entries[bx], l.entries[by], inputs, symbols);
         column_clauses(c, l.entries, &cl, inputs, l, symbols);
     }
-    for (const auto& r : l.clauses)
-        if (!cl.add(l.atoms.begin() + static_cast<std::ptrdiff_t>(r.first),
-                    l.atoms.begin() + static_cast<std::ptrdiff_t>(r.second), inputs))
+    for (const auto& range : l.clauses)
+        if (!cl.add(l.atoms.begin() + static_cast<std::ptrdiff_t>(range.first),
+                    l.atoms.begin() + static_cast<std::ptrdiff_t>(range.second), inputs))
             refuse_by_example(l, inputs, n, symbols, check, context);
     if (!cl.ranges.empty() && !satisfiable(cl.atoms, cl.ranges, inputs, n))
         refuse_by_example(l, inputs, n, symbols, check, context);
+    return r;
+}
+
+Inference to_inference(const std::string& who, const Solved& s, const PShape* inputs,
+                       std::size_t n, const Symbols& symbols) {
+    const Clauses& cl = s.clauses;
     if (cl.atoms.size() > kMaxConditionAtoms)
         fail(BCAST_ERROR_UNSUPPORTED,
-             l.who + ": " + std::to_string(cl.atoms.size()) + " condition atoms for " +
+             who + ": " + std::to_string(cl.atoms.size()) + " condition atoms for " +
                  shapes_text(inputs, n, symbols) + "; at most " +
                  std::to_string(kMaxConditionAtoms) + " are returned");
+    Inference inf;
+    inf.out = s.out;
     inf.conditions.resize(cl.atoms.size());
     for (std::size_t k = 0; k < cl.ranges.size(); ++k)
         for (std::size_t i = cl.ranges[k].first; i < cl.ranges[k].second; ++i) {
@@ -245,6 +221,12 @@ Inference solve(const Layout& l, const PShape* inputs, std::size_t n, const Symb
             o.other = a.kind == AtomKind::dim_eq_dim ? a.b.axis : a.value;
         }
     return inf;
+}
+
+Inference solve(const Layout& l, const PShape* inputs, std::size_t n, const Symbols& symbols,
+                StaticCheck check, const void* context) {
+    return to_inference(l.who, solve_clauses(l, inputs, n, symbols, check, context), inputs, n,
+                        symbols);
 }
 
 }  // namespace bcast::rules::partial::detail

@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <random>
@@ -26,15 +28,26 @@ TEST_CASE("partial strict: sound and complete on random partial shapes", "[parti
     const char* env = std::getenv("BCAST_PARTIAL_CASES");
     const long total = env ? std::atol(env) : 3000;
     uint64_t cases = 0, assignments = 0;
+    // Checked cases with an unknown rank, per rule (0..5) and expand mode
+    // (6..9): each must be reached, those that place B from its first axis
+    // included.
+    std::array<uint64_t, 10> unknown_rank{};
     for (long k = 0; k < total; ++k) {
         const partial_property::Case c = partial_property::random_case(src);
         const partial_property::Outcome o = partial_property::check(c, 3000);
         if (!o.checked) continue;
         ++cases;
         assignments += o.assignments;
+        if (std::count(c.rank_known.begin(), c.rank_known.end(), 0) > 0)
+            ++unknown_rank[c.expand ? 6 + static_cast<std::size_t>(c.mode)
+                                    : static_cast<std::size_t>(c.rule)];
         INFO(o.violation);
         REQUIRE(o.violation.empty());
     }
     WARN(cases << " cases checked, " << assignments << " assignments");
     CHECK(cases * 2 > static_cast<uint64_t>(total));
+    for (std::size_t r = 0; r < unknown_rank.size(); ++r) {
+        INFO("rule or mode " << r);
+        CHECK(unknown_rank[r] > 0);
+    }
 }

@@ -112,6 +112,31 @@ void check_numpy_pairs(Semantics sem, std::initializer_list<std::array<const cha
     }
 }
 
+// One strict call and what it must give: element-wise under `rule`, or
+// (expand >= 0) broadcast to target under that bcast_expand_mode.
+struct RuleRow {
+    const char* why;
+    std::vector<const char*> in;
+    int expand;
+    bcast_rule rule;
+    std::vector<int64_t> mapping;
+    const char* out;
+    const char* conditions;
+    int64_t axis = -1;
+};
+
+void check_rule_rows(std::initializer_list<RuleRow> rows) {
+    for (const RuleRow& row : rows) {
+        INFO(row.why);
+        Call c{};
+        for (const char* t : row.in) c.in.push_back(c.shape(t));
+        const Inference r = row.expand < 0 ? c.run(kStrict, row.rule, row.axis)
+                                           : c.expand(kStrict, row.expand, row.mapping, row.axis);
+        CHECK(c.text(r) == row.out);
+        CHECK(c.conditions(r) == row.conditions);
+    }
+}
+
 }  // namespace
 
 TEST_CASE("partial: static shapes give the static rule's output and no conditions", "[partial]") {
@@ -211,6 +236,8 @@ TEST_CASE("partial: the disagreement table under all three semantics", "[partial
          "in0[-2] == 1 or in0[-2] == 2\nin0[-1] == 1 or in0[-1] == 3"},
         {{"(2,1)", "(?)"}, BCAST_RULE_PDPD, 1, nullptr, "(2,?)", "(2,1)", "in1[0] == 1"},
         {{"(1)", "(0)"}, BCAST_RULE_PDPD, -1, nullptr, "(0)", nullptr, ""},
+        {{"(2,3)", "(...)"}, BCAST_RULE_PDPD, -1, nullptr, "(...)", "(2,3)",
+         "in1[-2] == 1 or in1[-2] == 2\nin1[-1] == 1 or in1[-1] == 3\nrank(in1) <= 2"},
         {{"(2,?)", "(?,3)"}, BCAST_RULE_NONE, -1, nullptr, "(2,3)", "(2,3)",
          "in1[0] == 2\nin0[1] == 3"},
         {{"(N,3)", "(5)"}, BCAST_RULE_UNIDIRECTIONAL, -1, "(N,3)", nullptr, nullptr, ""},
@@ -253,25 +280,17 @@ TEST_CASE("partial strict: refusals need every assignment to fail", "[partial]")
     CHECK(p.conditions(rp) == "in1[1] == 1");
     CHECK_REFUSED(out_of(Call{"(2,3)", "(3,2..)"}, kStrict, BCAST_RULE_PDPD, 1),
                   BCAST_ERROR_INCOMPATIBLE_SHAPES, "pdpd: B does not fit");
-    // Strict needs known ranks where the alignment depends on them.
-    CHECK_REFUSED(out_of(Call{"(...)", "(3)"}, kStrict, BCAST_RULE_PDPD),
-                  BCAST_ERROR_UNSUPPORTED, "known ranks");
+    // Where the alignment depends on two unknown ranks that bound each
+    // other, strict has no answer.
+    CHECK_REFUSED(out_of(Call{"(...)", "(...,3)"}, kStrict, BCAST_RULE_PDPD, 1),
+                  BCAST_ERROR_UNSUPPORTED, "needs a known rank");
     // Symbols declared with disjoint intervals.
     CHECK_REFUSED(out_of(Call{"(N:2..3)", "(N:5..6)"}, kStrict, BCAST_RULE_NUMPY),
                   BCAST_ERROR_INVALID_ARGUMENT, "symbol N");
 }
 
 TEST_CASE("partial strict: every rule and expand mode", "[partial]") {
-    struct Row {
-        const char* why;
-        std::vector<const char*> in;
-        int expand;  // -1: element-wise under `rule`, else a bcast_expand_mode
-        bcast_rule rule;
-        std::vector<int64_t> mapping;
-        const char* out;
-        const char* conditions;
-    };
-    const Row rows[] = {
+    check_rule_rows({
         {"unidirectional: the primary's dims, narrowed by forced others", {"(?,3)", "(4..,1)"},
          -1, BCAST_RULE_UNIDIRECTIONAL, {}, "(4..,3)", "in1[0] == in0[0]"},
         {"legacy: interior 1s do not stretch", {"(2,3,4)", "(?,?,?)"}, -1,
@@ -290,14 +309,133 @@ TEST_CASE("partial strict: every rule and expand mode", "[partial]") {
          BCAST_RULE_NUMPY, {1}, "(2,3)", "in0[0] == 1 or in0[0] == 3"},
         {"broadcast pdpd: a target 1 takes the data dim", {"(4..6)", "(2,1)"}, BCAST_EXPAND_PDPD,
          BCAST_RULE_NUMPY, {}, "(2,4..6)", ""},
+    });
+}
+
+// Unknown ranks where the rule places B from its first axis: each row worked
+// out by hand from the static rules (decisions.md; the bcast.h rule texts),
+// rank by rank. Conditions name B's unknown leading dims from its first axis
+// when the rule places it from an axis, from its last at the default axis.
+TEST_CASE("partial strict: unknown ranks that decide the alignment", "[partial]") {
+    check_rule_rows({
+        // rank(B) 1: 4 vs A[1] = 3. 2: (x,4) at axis 1, x is 1 or 3. 3: B
+        // runs past A's end with a 4.
+        {"pdpd at an axis, B of unknown rank", {"(2,3,4)", "(...,4)"}, -1, BCAST_RULE_PDPD, {},
+         "(2,3,4)", "rank(in1) == 2\nin1[0] == 1 or in1[0] == 3", 1},
+        // rank(B) 0..2, each B dim 1 or A's; an axis B lacks reads 1.
+        {"pdpd at axis 0, B of unknown rank, a symbol", {"(N,3)", "(...)"}, -1, BCAST_RULE_PDPD,
+         {}, "(N,3)", "rank(in1) <= 2\nin1[0] == 1 or in1[0] == N\nin1[1] == 1 or in1[1] == 3", 0},
+        // rank(A) 2..4 cannot take (4,5) at axis 2 (past the end, or 5 vs
+        // 3); from 5 on, A[2] = 4 and A[3] = 5, and A's dims before its
+        // last move with its rank.
+        {"pdpd at an axis, A of unknown rank", {"(...,3)", "(4,5)"}, -1, BCAST_RULE_PDPD, {},
+         "(...,?,?,?,?,3)", "rank(in0) >= 5\nin0[2] == 4\nin0[3] == 5", 2},
+        // The default axis: pdpd is unidirectional.
+        {"pdpd, default axis, A of unknown rank", {"(...,3)", "(N,1)"}, -1, BCAST_RULE_PDPD, {},
+         "(...,?,3)", "N == 1 or N == in0[-2]\nrank(in0) >= 2", -1},
+        // Suffix alignment: B's core (5,3) equals A's last two dims.
+        {"onnx_legacy, default axis, A of unknown rank", {"(...,3)", "(5,3)"}, -1,
+         BCAST_RULE_ONNX_LEGACY, {}, "(...,5,3)", "rank(in0) >= 2\nin0[-2] == 5", -1},
+        // rank(B) 0: fits. 1: (x) one element, or x == A[1]. 2: (x,y) at
+        // axis 1, x leading 1 or 3, y trailing 1 or 4. 3: no room at axis
+        // 1, so only an all-1 B fits. 4: above A's rank.
+        {"onnx_legacy at an axis, B of unknown rank", {"(2,3,4)", "(...)"}, -1,
+         BCAST_RULE_ONNX_LEGACY, {}, "(2,3,4)",
+         "rank(in1) <= 3\nin1[0] == 1 or in1[0] == 3 or rank(in1) >= 3\n"
+         "in1[1] == 1 or in1[1] == 4 or rank(in1) >= 3\nin1[0] == 1 or rank(in1) <= 2\n"
+         "in1[1] == 1 or rank(in1) <= 2\nin1[2] == 1", 1},
+        // rank(A) 0: a scalar. 1: (a) goes outer when a == 2, else inner
+        // against 3. 2: numpy. 3, 4: (2,3) on A's outer axes. 5: ncnn's
+        // limit. The output's last two dims: 3 or A's own.
+        {"ncnn, one operand of unknown rank", {"(...)", "(2,3)"}, -1, BCAST_RULE_NCNN, {},
+         "(...,?,?)",
+         "rank(in0) <= 4\nin0[0] == 2 or in0[0] == 1 or in0[0] == 3 or rank(in0) >= 2\n"
+         "in0[0] == 1 or in0[0] == 2 or rank(in0) <= 1\nin0[1] == 1 or in0[1] == 3", -1},
+        // One mapping entry: data of rank 0 or 1, here 1 (it ends in 5).
+        {"broadcast explicit, data of unknown rank", {"(...,5)", "(2,5,?)"}, BCAST_EXPAND_EXPLICIT,
+         BCAST_RULE_NUMPY, {1}, "(2,5,?)", "rank(in0) == 1", -1},
+        // rank(target) 2: 3 vs 4 at axis 1. From 3 on, axis 1 is unknown.
+        {"broadcast explicit, target of unknown rank", {"(3)", "(...,4)"}, BCAST_EXPAND_EXPLICIT,
+         BCAST_RULE_NUMPY, {1}, "(...,?,?,4)", "rank(in1) >= 3\nin1[1] == 3", -1},
+        // rank(data) 1: (2) against 2. 2: (d,2), d merges with 4. 3: data
+        // rank above the target's at the default axis.
+        {"broadcast pdpd, data of unknown rank", {"(...,2)", "(4,2)"}, BCAST_EXPAND_PDPD,
+         BCAST_RULE_NUMPY, {}, "(4,2)", "rank(in0) <= 2\nin0[-2] == 1 or in0[-2] == 4", -1},
+        // rank(target) 0, 1: the 3 would land past the end. From 2 on,
+        // target[1] merges with 3.
+        {"broadcast pdpd at an axis, target of unknown rank", {"(3)", "(...)"}, BCAST_EXPAND_PDPD,
+         BCAST_RULE_NUMPY, {}, "(...,?,?)", "rank(in1) >= 2\nin1[1] == 1 or in1[1] == 3", 1},
+    });
+    // No rank of B fits: (4,5) runs past (2,3) at axis 1 whatever precedes it.
+    CHECK_REFUSED(out_of(Call{"(2,3)", "(...,4,5)"}, kStrict, BCAST_RULE_PDPD, 1),
+                  BCAST_ERROR_INCOMPATIBLE_SHAPES, "pdpd: no ranks and values of the unknowns");
+    // Three B's of unknown rank into a rank-8 A: 9^3 combinations of ranks,
+    // past the 256 enumerated.
+    CHECK_REFUSED(out_of(Call{"(2,3,4,5,6,7,8,9)", "(...)", "(...)", "(...)"}, kStrict,
+                         BCAST_RULE_PDPD, 0),
+                  BCAST_ERROR_UNSUPPORTED, "more than 256 combinations");
+    // ncnn with both ranks unknown: 5 x 5 combinations, still enumerated.
+    Call both{"(...,2)", "(...)"};
+    const Inference rb = both.run(kStrict, BCAST_RULE_NCNN);
+    CHECK_FALSE(rb.out.rank_known);
+}
+
+// Two inputs of unknown rank: their dims past every known one are anonymous
+// and must still obey the rule at each axis a rank can reach (up to
+// BCAST_MAX_RANK = 32); a relation between the ranks is stated rank by rank.
+TEST_CASE("partial strict: two inputs of unknown rank", "[partial]") {
+    const auto axis = [](int k) { return "[" + std::to_string(-k) + "]"; };
+    const auto check = [](Call c, bcast_rule rule, const char* out, const std::string& want) {
+        const Inference r = c.run(kStrict, rule);
+        CHECK(c.text(r) == out);
+        CHECK(c.conditions(r) == want);
     };
-    for (const Row& row : rows) {
-        INFO(row.why);
-        Call c{};
-        for (const char* t : row.in) c.in.push_back(c.shape(t));
-        const Inference r = row.expand < 0 ? c.run(kStrict, row.rule)
-                                           : c.expand(kStrict, row.expand, row.mapping);
-        CHECK(c.text(r) == row.out);
-        CHECK(c.conditions(r) == row.conditions);
-    }
+    // Whether static shapes a and b satisfy r's conditions.
+    const auto holds = [](const Inference& r, std::initializer_list<int64_t> a,
+                          std::initializer_list<int64_t> b) {
+        std::array<bcast::Shape, 2> shapes{};
+        for (const auto* s : {&a, &b}) {
+            bcast::Shape& to = shapes[s == &a ? 0 : 1];
+            for (int64_t d : *s) to[to.rank++] = d;
+        }
+        return conditions_hold(r.conditions, shapes.data(), 2);
+    };
+    // numpy: every axis from the end merges, none is known.
+    std::string numpy;
+    for (int k = 1; k <= 32; ++k)
+        numpy += (k > 1 ? "\n" : "") + ("in0" + axis(k)) + " == 1 or in1" + axis(k) +
+                 " == 1 or in0" + axis(k) + " == in1" + axis(k);
+    check(Call{"(...)", "(...)"}, BCAST_RULE_NUMPY, "(...)", numpy);
+    // unidirectional: N broadcasts into in0's last dim 2; rank(in1) <=
+    // rank(in0), i.e. for each r, not (rank(in1) > r and rank(in0) <= r);
+    // in1's other dims are 1 or in0's.
+    std::string uni = "N == 1 or N == 2";
+    for (int k = 1; k < 32; ++k)
+        uni += "\nrank(in1) <= " + std::to_string(k) + " or rank(in0) >= " + std::to_string(k + 1);
+    for (int k = 2; k <= 32; ++k)
+        uni += "\nin1" + axis(k) + " == 1 or in1" + axis(k) + " == in0" + axis(k);
+    check(Call{"(...,2)", "(...,N)"}, BCAST_RULE_UNIDIRECTIONAL, "(...,2)", uni);
+    // none: in1 ends in 2 too; rank(in1) == rank(in0), i.e. for each r, if
+    // rank(in0) == r then rank(in1) == r; every other dim equal.
+    std::string none = "in1[-1] == 2\nrank(in1) >= 1\nrank(in0) >= 2 or rank(in1) == 1";
+    for (int k = 2; k < 32; ++k)
+        none += "\nrank(in0) <= " + std::to_string(k - 1) + " or rank(in0) >= " +
+                std::to_string(k + 1) + " or rank(in1) == " + std::to_string(k);
+    none += "\nrank(in0) <= 31 or rank(in1) == 32";
+    for (int k = 2; k <= 32; ++k) none += "\nin1" + axis(k) + " == in0" + axis(k);
+    check(Call{"(...,2)", "(...)"}, BCAST_RULE_NONE, "(...,2)", none);
+    // none: input 0 needs the rank input 1 is known to have at least; (2)
+    // and (1,2) differ in rank although input 0's missing axis reads 1.
+    const Inference r = Call{"(...)", "(...,1,2)"}.run(kStrict, BCAST_RULE_NONE);
+    CHECK_FALSE(holds(r, {2}, {1, 2}));
+    CHECK(holds(r, {1, 2}, {1, 2}));
+    // Broadcast pdpd at its default axis: data right-aligned into the
+    // target and merged both ways (2 with 1, ? with 3), rank(data) <=
+    // rank(target): data (1,1,2) into target (3,1) is refused, (3,2) into
+    // (5,3,1) is not.
+    Call b{"(...,2)", "(...,3,1)"};
+    const Inference rb = b.expand(kStrict, BCAST_EXPAND_PDPD);
+    CHECK(b.text(rb) == "(...,3,2)");
+    CHECK_FALSE(holds(rb, {1, 1, 2}, {3, 1}));
+    CHECK(holds(rb, {3, 2}, {5, 3, 1}));
 }

@@ -57,6 +57,59 @@ def test_expand_modes():
     assert shape == ("N", 3) and list(conds) == ["in0[0] == 1 or in0[0] == N"]
 
 
+def _static_agrees(conds, shapes, infer):
+    """conds hold on each tuple of static shapes exactly when infer accepts it."""
+    for static in shapes:
+        try:
+            infer(*static)
+            ok = True
+        except (bcast.IncompatibleShapesError, bcast.InvalidArgumentError):
+            ok = False
+        assert conds.holds(*static) == ok, static
+
+
+def test_unknown_ranks_that_decide_the_alignment():
+    # Each worked out by hand from the rule texts, rank by rank.
+    # pdpd at axis 0: B of rank 0..2, each dim 1 or A's.
+    shape, conds = bcast.infer_partial_shape((2, 3), None, rule="pdpd", axis=0)
+    assert shape == (2, 3)
+    assert list(conds) == ["rank(in1) <= 2", "in1[0] == 1 or in1[0] == 2",
+                           "in1[1] == 1 or in1[1] == 3"]
+    _static_agrees(conds, [((2, 3), b) for b in [(), (1,), (2,), (3,), (2, 3), (2, 1), (1, 1, 1)]],
+                   lambda a, b: bcast.infer_shape(a, b, rule="pdpd", axis=0))
+    # onnx_legacy at axis 0: (5) alone would have to equal A[0] = 4; (x,5)
+    # fits with x a leading 1 or 4.
+    shape, conds = bcast.infer_partial_shape((4, 5), (Ellipsis, 5), rule="onnx_legacy", axis=0)
+    assert shape == (4, 5)
+    assert list(conds) == ["rank(in1) == 2", "in1[0] == 1 or in1[0] == 4"]
+    _static_agrees(conds, [((4, 5), b) for b in [(5,), (1, 5), (4, 5), (2, 5), (1, 4, 5)]],
+                   lambda a, b: bcast.infer_shape(a, b, rule="onnx_legacy", axis=0))
+    # ncnn: B (3) goes innermost (3 != 5); (b,3) on the outer axes meets 2;
+    # rank 3 is numpy; rank 4 puts A on B's outer axes, output (5,2,3,3).
+    shape, conds = bcast.infer_partial_shape((5, 2, 3), (Ellipsis, 3), rule="ncnn")
+    assert shape == (Ellipsis, (2, 5), (2, 3), 3)
+    assert list(conds) == ["rank(in1) <= 4", "rank(in1) <= 1 or rank(in1) >= 3",
+                           "in1[0] == 1 or in1[0] == 5 or rank(in1) <= 1",
+                           "in1[1] == 1 or in1[1] == 2", "in1[2] == 1 or in1[2] == 3"]
+    _static_agrees(conds, [((5, 2, 3), b) for b in [(3,), (1, 3), (5, 2, 3), (1, 1, 3),
+                                                    (5, 2, 3, 3), (1, 2, 1, 3), (2, 2, 3, 3)]],
+                   lambda a, b: bcast.infer_shape(a, b, rule="ncnn"))
+    # Broadcast explicit, one mapping entry: rank-0 data needs target[1] == 1.
+    shape, conds = bcast.infer_partial_expand_shape(None, (2, 3), mode="explicit",
+                                                    axes_mapping=[1])
+    assert shape == (2, 3)
+    assert list(conds) == ["rank(in0) == 1", "in0[0] == 1 or in0[0] == 3"]
+    _static_agrees(conds, [(d, (2, 3)) for d in [(), (1,), (3,), (2,)]],
+                   lambda d, t: bcast.infer_expand_shape(d, t, mode="explicit", axes_mapping=[1]))
+    # Broadcast pdpd, default axis: the data at the target's end, merged
+    # both ways, the target of any rank from 2.
+    shape, conds = bcast.infer_partial_expand_shape((2, 1), None, mode="pdpd")
+    assert shape == (Ellipsis, 2, None)
+    assert list(conds) == ["rank(in1) >= 2", "in1[-2] == 1 or in1[-2] == 2"]
+    _static_agrees(conds, [((2, 1), t) for t in [(2,), (1, 7), (3, 7), (4, 2, 7), (4, 3, 7)]],
+                   lambda d, t: bcast.infer_expand_shape(d, t, mode="pdpd"))
+
+
 def _assignments(shapes, rng):
     """A random static assignment of partial shapes (symbols consistent)."""
     values = {}
