@@ -16,6 +16,12 @@ std::string kernel_op_json(const Plan& p) {
     return ",\"kernel_op\":" + quoted(info ? info->name : "?");
 }
 
+// A short row repeated along the line, operand x or y (its stride in the
+// loops reads 0).
+std::string pattern_json(std::size_t period, bool x) {
+    return ",\"period\":" + std::to_string(period) + ",\"pattern\":" + quoted(x ? "x" : "y");
+}
+
 std::string plan_fields(const Plan& p) {
     if (p.quantized) {  // dequantize, the op in f32, quantize: block by block
         const FusedPlan& q = *p.quantized;
@@ -23,10 +29,8 @@ std::string plan_fields(const Plan& p) {
                         ",\"in_registers\":" + (q.quant_binary ? "true" : "false") + kernel_op_json(p) +
                         ",\"elements_per_call\":" + std::to_string(q.block) +
                         ",\"streaming_stores\":" + (p.stream ? "true" : "false");
-        // A short row repeated along the line (its stride above reads 0).
         for (std::size_t l = 0; l < q.num_reads && l < 2; ++l) {
-            if (q.leaf_period[l] == 0) continue;
-            s += ",\"period\":" + std::to_string(q.leaf_period[l]) + ",\"pattern\":" + quoted(l == 0 ? "x" : "y");
+            if (q.leaf_period[l] > 0) s += pattern_json(q.leaf_period[l], l == 0);
         }
         return s;
     }
@@ -36,8 +40,7 @@ std::string plan_fields(const Plan& p) {
                     ",\"streaming_stores\":" + (p.stream ? "true" : "false");
     if (p.rows > 0) s += ",\"rows_per_call\":" + std::to_string(p.rows);
     if (p.kind == InnerKind::PeriodicX || p.kind == InnerKind::PeriodicY) {
-        s += ",\"period\":" + std::to_string(p.period) + ",\"pattern\":" +
-             quoted(p.kind == InnerKind::PeriodicX ? "x" : "y");
+        s += pattern_json(p.period, p.kind == InnerKind::PeriodicX);
     }
     return s;
 }
