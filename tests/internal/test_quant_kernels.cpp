@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <random>
 #include <string>
@@ -185,7 +186,10 @@ TEST_CASE("every ISA's quantized register kernels give dequantize, the f32 op, q
         {params(1.0f, 0, false), params(1.0f, 3, false), params(1e-10f, 5, false)},  // saturates
         {params(3.4e38f, 7, false), params(3.4e38f, 200, false), params(1.0f, 100, false)},  // inf, NaN
         {params(0.1f, 0, false), params(0.1f, 0, false), params(0.1f, 0, false)},
+        // with an output clamp (below: ReLU6-like bounds inside the range)
+        {params(0.02f, 3, false), params(0.05f, 250, false), params(0.01f, 100, false)},
     };
+    const auto* clamped_set = &scale_sets[std::size(scale_sets) - 1];
     std::mt19937 rng(7);
     for (const std::string& isa : host_isas()) {
         for (bool i8 : {false, true}) {
@@ -205,6 +209,10 @@ TEST_CASE("every ISA's quantized register kernels give dequantize, the f32 op, q
                     p.out = set[2];
                     if (i8) {  // the same sets moved to i8's range
                         for (QuantParams* q : {&p.x, &p.y, &p.out}) *q = params(q->scale, q->zero_point - 128, true);
+                    }
+                    if (&set == clamped_set) {  // bytes [qmin + 40, qmax - 60] only
+                        p.out.lo += 40.0f;
+                        p.out.hi -= 60.0f;
                     }
                     for (const auto& [kernel, reads] : forms) {
                         INFO(isa << " op " << op.op << " i8=" << i8 << " scale " << p.x.scale << " form "

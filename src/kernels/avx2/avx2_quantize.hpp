@@ -1,7 +1,7 @@
 // AVX2's byte lanes for the quantization kernels (simd/simd_quantize.hpp):
 // 8 bytes widened by vpmovzxbd / vpmovsxbd, 8 lanes narrowed by two packs
 // (the lanes already hold values of the byte's type: nothing saturates);
-// four batches make 32 bytes for a streaming store.
+// a line of four batches is 32 bytes, streamed where asked.
 #pragma once
 
 #include "kernels/isa_namespace.hpp"
@@ -18,7 +18,9 @@ namespace {
 
 template <>
 struct ByteLanes<xsimd::fma3<xsimd::avx2>> {
-    using I = xsimd::batch<int32_t, xsimd::fma3<xsimd::avx2>>;
+    using A = xsimd::fma3<xsimd::avx2>;
+    using F = xsimd::batch<float, A>;
+    using I = xsimd::batch<int32_t, A>;
     static constexpr std::size_t kLineSteps = 4;
     template <class Q>
     static I widen(const Q* p) {
@@ -31,9 +33,12 @@ struct ByteLanes<xsimd::fma3<xsimd::avx2>> {
         _mm_storel_epi64(reinterpret_cast<__m128i*>(p), pack<Q>(k, k));
     }
     template <class Q>
-    static void stream_line(Q* p, const I* k) {
-        const __m128i low = pack<Q>(k[0], k[1]), high = pack<Q>(k[2], k[3]);
-        _mm256_stream_si256(reinterpret_cast<__m256i*>(p), _mm256_set_m128i(high, low));
+    static void store_line(Q* p, const F* q, const QuantOut<A>& o, bool stream) {
+        const __m128i low = pack<Q>(o.finish(q[0]), o.finish(q[1]));
+        const __m128i high = pack<Q>(o.finish(q[2]), o.finish(q[3]));
+        const __m256i line = _mm256_set_m128i(high, low);
+        if (stream) _mm256_stream_si256(reinterpret_cast<__m256i*>(p), line);
+        else _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), line);
     }
 
 private:

@@ -1,7 +1,9 @@
 // AVX-512's byte lanes for the quantization kernels (simd/simd_quantize.hpp):
 // 16 bytes widened by vpmovzxbd / vpmovsxbd, 16 lanes narrowed by vpmovdb
-// (truncating: the lanes already hold values of the byte's type); four
-// narrowed batches make one 64-byte line for a streaming store.
+// (truncating: the lanes already hold values of the byte's type). A line of
+// four batches (64 bytes) is finished in the packed domain instead, two
+// vector operations fewer per batch than finish + narrow (a tenth of a
+// quantized add on Zen 5): see store_line.
 #pragma once
 
 #include "kernels/isa_namespace.hpp"
@@ -18,6 +20,7 @@ namespace {
 
 template <>
 struct ByteLanes<xsimd::avx512bw> {
+    using F = xsimd::batch<float, xsimd::avx512bw>;
     using I = xsimd::batch<int32_t, xsimd::avx512bw>;
     static constexpr std::size_t kLineSteps = 4;
     template <class Q>
@@ -30,13 +33,27 @@ struct ByteLanes<xsimd::avx512bw> {
     static void narrow(Q* p, I k) {
         _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm512_cvtepi32_epi8(k));
     }
+    // Same bytes as finish + narrow per batch: rne(min(hi, q)) (NaN and every
+    // quotient below the int range convert to INT_MIN), packed to int16 with
+    // saturation, plus the zero point with saturation (INT_MIN's -32768 stays
+    // below every byte), packed to bytes with saturation, then raised to the
+    // output's lowest byte (lo + zero_point). Above: min gave hi, whole.
     template <class Q>
-    static void stream_line(Q* p, const I* k) {
-        __m512i line = _mm512_castsi128_si512(_mm512_cvtepi32_epi8(k[0]));
-        line = _mm512_inserti32x4(line, _mm512_cvtepi32_epi8(k[1]), 1);
-        line = _mm512_inserti32x4(line, _mm512_cvtepi32_epi8(k[2]), 2);
-        line = _mm512_inserti32x4(line, _mm512_cvtepi32_epi8(k[3]), 3);
-        _mm512_stream_si512(reinterpret_cast<__m512i*>(p), line);
+    static void store_line(Q* p, const F* q, const QuantOut<xsimd::avx512bw>& o, bool stream) {
+        constexpr bool kSigned = std::is_signed_v<Q>;
+        const __m512 hi = o.hi;
+        const __m512i zero_point = _mm512_set1_epi16(static_cast<int16_t>(o.params.zero_point));
+        const __m512i lowest = _mm512_set1_epi8(static_cast<char>(static_cast<int32_t>(o.params.lo) + o.params.zero_point));
+        __m512i k[4];
+        for (int j = 0; j < 4; ++j) k[j] = _mm512_cvtps_epi32(_mm512_min_ps(hi, q[j]));
+        const __m512i w0 = _mm512_adds_epi16(_mm512_packs_epi32(k[0], k[1]), zero_point);
+        const __m512i w1 = _mm512_adds_epi16(_mm512_packs_epi32(k[2], k[3]), zero_point);
+        __m512i line = kSigned ? _mm512_packs_epi16(w0, w1) : _mm512_packus_epi16(w0, w1);
+        // Packs work per 128-bit lane: dword 4L + j holds batch j's lanes 4L..4L+3.
+        line = _mm512_permutexvar_epi32(_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), line);
+        line = kSigned ? _mm512_max_epi8(line, lowest) : _mm512_max_epu8(line, lowest);
+        if (stream) _mm512_stream_si512(reinterpret_cast<__m512i*>(p), line);
+        else _mm512_storeu_si512(p, line);
     }
 };
 

@@ -4,7 +4,8 @@
 // kernel gives: the widened difference converts exactly, one multiply;
 // the quotient is an IEEE division (never a reciprocal), clamped (NaN
 // lands on lo), rounded to nearest even by nearbyint_as_int (cvtps2dq /
-// vcvtnq under the default FP environment). The quotient is Quotient's:
+// vcvtnq under the default FP environment), or by an ISA's line store that
+// gives the same bytes. The quotient is Quotient's:
 // xsimd 8.1's neon64 operator/ is a reciprocal estimate (neon_isa.hpp).
 #pragma once
 
@@ -21,28 +22,6 @@
 namespace bcast::kernels::BCAST_KERNEL_ISA::simd {
 namespace {
 
-// One batch of int32 lanes from as many bytes, and back (the lanes hold
-// values of the byte's type). xsimd 8.1 converts through memory here; an
-// ISA with widening loads and narrowing stores specialises this in
-// kernels/<isa>/<isa>_quantize.hpp, and where it can stream, kLineSteps > 0
-// and stream_line(p, k) narrows kLineSteps batches into non-temporal
-// stores at p (aligned to kLineSteps * I::size bytes).
-template <class A>
-struct ByteLanes {
-    using I = xsimd::batch<int32_t, A>;
-    static constexpr std::size_t kLineSteps = 0;
-    template <class Q>
-    static I widen(const Q* p) {
-        return I::load_unaligned(p);
-    }
-    template <class Q>
-    static void narrow(Q* p, I k) {
-        alignas(64) int32_t lanes[I::size];
-        k.store_aligned(lanes);
-        for (std::size_t j = 0; j < I::size; ++j) p[j] = static_cast<Q>(lanes[j]);
-    }
-};
-
 // q clamped to [lo, hi], NaN to lo, as quantize_one's comparisons give.
 // x86's max and min return their second operand when either is NaN (one
 // instruction each; a compare and a blend cost a fifth of a quantized add);
@@ -55,6 +34,66 @@ F clamp_quotient(F q, F lo, F hi) {
     q = xsimd::select(q >= lo, q, lo);
     return xsimd::select(q <= hi, q, hi);
 #endif
+}
+
+// The output's parameters in lanes: finish(q) is quantize_one's
+// round(clamp(q, lo, hi)) + zero_point for a batch of quotients (the op's
+// result over the output scale); `params` keeps the scalars for an ISA's
+// own line stores.
+template <class A>
+struct QuantOut {
+    using F = xsimd::batch<float, A>;
+    using I = xsimd::batch<int32_t, A>;
+    explicit QuantOut(const QuantParams& p) : lo(p.lo), hi(p.hi), zero_point(p.zero_point), params(p) {}
+    I finish(F q) const { return xsimd::nearbyint_as_int(clamp_quotient(q, lo, hi)) + zero_point; }
+    F lo, hi;
+    I zero_point;
+    QuantParams params;
+};
+
+// One batch of int32 lanes from as many bytes, and back (the lanes hold
+// values of the byte's type). xsimd 8.1 converts through memory here; an
+// ISA with widening loads and narrowing stores specialises this in
+// kernels/<isa>/<isa>_quantize.hpp. store_line finishes kLineSteps batches
+// of quotients into the bytes at p, as finish and narrow would; where the
+// ISA can stream (kStreams), `stream` asks for non-temporal stores (p then
+// starts a whole 64-byte line and the line's bytes fill whole lines).
+template <class A>
+struct ByteLanes {
+    using F = xsimd::batch<float, A>;
+    using I = xsimd::batch<int32_t, A>;
+    static constexpr std::size_t kLineSteps = 1;
+    template <class Q>
+    static I widen(const Q* p) {
+        return I::load_unaligned(p);
+    }
+    template <class Q>
+    static void narrow(Q* p, I k) {
+        alignas(64) int32_t lanes[I::size];
+        k.store_aligned(lanes);
+        for (std::size_t j = 0; j < I::size; ++j) p[j] = static_cast<Q>(lanes[j]);
+    }
+    template <class Q>
+    static void store_line(Q* p, const F* q, const QuantOut<A>& out, bool) {
+        narrow(p, out.finish(q[0]));
+    }
+};
+
+// Quotients for out[i, n) into bytes, whole lines first: quotient_at(i)
+// gives F::size of them. Returns where a partial batch is left.
+template <class A, class Q, class QuotientAt>
+std::size_t store_quantized(std::size_t i, std::size_t n, Q* out, const QuantOut<A>& o, bool stream,
+                            const QuotientAt& quotient_at) {
+    using Lanes = ByteLanes<A>;
+    constexpr std::size_t kLanes = xsimd::batch<float, A>::size;
+    constexpr std::size_t kLine = Lanes::kLineSteps * kLanes;
+    for (; i + kLine <= n; i += kLine) {
+        xsimd::batch<float, A> q[Lanes::kLineSteps];
+        for (std::size_t j = 0; j < Lanes::kLineSteps; ++j) q[j] = quotient_at(i + j * kLanes);
+        Lanes::store_line(out + i, q, o, stream);
+    }
+    for (; i + kLanes <= n; i += kLanes) Lanes::narrow(out + i, o.finish(quotient_at(i)));
+    return i;
 }
 
 template <class Isa, class Q>
@@ -80,16 +119,12 @@ template <class Isa, class Q>
 void quantize(std::size_t n, const float* v, void* q, std::ptrdiff_t stride, const QuantParams& p) {
     using A = typename Isa::arch;
     using F = xsimd::batch<float, A>;
-    using I = xsimd::batch<int32_t, A>;
     auto* out = static_cast<Q*>(q);
     std::size_t i = 0;
     if (stride == 1) {
-        const F scale(p.scale), lo(p.lo), hi(p.hi);
-        const I zero_point(p.zero_point);
-        for (; i + F::size <= n; i += F::size) {
-            const F x = clamp_quotient(Quotient<A>::of(F::load_unaligned(v + i), scale), lo, hi);
-            ByteLanes<A>::narrow(out + i, xsimd::nearbyint_as_int(x) + zero_point);
-        }
+        const F scale(p.scale);
+        i = store_quantized(i, n, out, QuantOut<A>(p), false,
+                            [&](std::size_t k) { return Quotient<A>::of(F::load_unaligned(v + k), scale); });
     }
     for (; i < n; ++i) {
         out[static_cast<std::ptrdiff_t>(i) * stride] = static_cast<Q>(quantize_one(v[i], p));
@@ -130,47 +165,35 @@ struct QuantInput {
     F constant;
 };
 
-// F::size results at element i as int32 lanes of the output's byte type.
+// F::size quotients at element i: the op's f32 result over the output scale.
 template <class Isa, class Q, class Op, QuantOperand XKind, QuantOperand YKind>
 struct QuantBinaryStep {
     using A = typename Isa::arch;
     using F = xsimd::batch<float, A>;
-    using I = xsimd::batch<int32_t, A>;
 
     QuantBinaryStep(const QuantBinaryParams& p, const void* x, const void* y)
-        : x_in(p.x, x), y_in(p.y, y), os(p.out.scale), lo(p.out.lo), hi(p.out.hi), oz(p.out.zero_point) {}
+        : x_in(p.x, x), y_in(p.y, y), os(p.out.scale) {}
 
-    I operator()(const void* x, const void* y, std::size_t i) const {
-        const F q = clamp_quotient(Quotient<A>::of(Op::apply(x_in.at(x, i), y_in.at(y, i)), os), lo, hi);
-        return xsimd::nearbyint_as_int(q) + oz;
+    F operator()(const void* x, const void* y, std::size_t i) const {
+        return Quotient<A>::of(Op::apply(x_in.at(x, i), y_in.at(y, i)), os);
     }
 
     QuantInput<Isa, Q, XKind> x_in;
     QuantInput<Isa, Q, YKind> y_in;
-    F os, lo, hi;
-    I oz;
+    F os;
 };
 
 template <class Isa, class Q, class Op, QuantOperand XKind, QuantOperand YKind>
 void quant_binary(std::size_t n, const void* x, const void* y, void* outp, const QuantBinaryParams& p,
                   Stores stores) {
     using Step = QuantBinaryStep<Isa, Q, Op, XKind, YKind>;
-    using Lanes = ByteLanes<typename Isa::arch>;
+    using A = typename Isa::arch;
     constexpr std::size_t kLanes = Step::F::size;
     auto* out = static_cast<Q*>(outp);
     const Step step(p, x, y);
-    std::size_t i = 0;
-    if constexpr (Lanes::kLineSteps > 0) {
-        if (stores.stream) {  // whole aligned lines (the caller's contract)
-            constexpr std::size_t kLine = Lanes::kLineSteps * kLanes;
-            for (; i + kLine <= n; i += kLine) {
-                typename Step::I k[Lanes::kLineSteps];
-                for (std::size_t j = 0; j < Lanes::kLineSteps; ++j) k[j] = step(x, y, i + j * kLanes);
-                Lanes::stream_line(out + i, k);
-            }
-        }
-    }
-    for (; i + kLanes <= n; i += kLanes) Lanes::narrow(out + i, step(x, y, i));
+    const QuantOut<A> o(p.out);
+    const std::size_t i =
+        store_quantized(0, n, out, o, stores.stream, [&](std::size_t k) { return step(x, y, k); });
     if (i == n) return;
     // The tail as one more step on copies (the same lanes, no scalar path).
     alignas(64) unsigned char xt[kLanes * sizeof(float)] = {}, yt[kLanes * sizeof(float)] = {};
@@ -182,7 +205,7 @@ void quant_binary(std::size_t n, const void* x, const void* y, void* outp, const
     };
     const void* xc = copy(xt, x, QuantInput<Isa, Q, XKind>::kElemBytes);
     const void* yc = copy(yt, y, QuantInput<Isa, Q, YKind>::kElemBytes);
-    Lanes::narrow(ot, step(xc, yc, 0));
+    ByteLanes<A>::narrow(ot, o.finish(step(xc, yc, 0)));
     std::memcpy(out + i, ot, n - i);
 }
 
