@@ -1,7 +1,8 @@
 // AVX2's byte lanes for the quantization kernels (simd/simd_quantize.hpp):
 // 8 bytes widened by vpmovzxbd / vpmovsxbd, 8 lanes narrowed by two packs
 // (the lanes already hold values of the byte's type: nothing saturates);
-// a line of four batches is 32 bytes, streamed where asked.
+// a line of four batches is 32 bytes, finished in the packed domain and
+// streamed where asked.
 #pragma once
 
 #include "kernels/isa_namespace.hpp"
@@ -32,11 +33,25 @@ struct ByteLanes<xsimd::fma3<xsimd::avx2>> {
     static void narrow(Q* p, I k) {
         _mm_storel_epi64(reinterpret_cast<__m128i*>(p), pack<Q>(k, k));
     }
+    // Same bytes as finish + narrow per batch, finished in the packed domain
+    // as AVX-512's store_line does (avx512_quantize.hpp says why each step
+    // keeps the bytes): rne(min(hi, q)), packs and a saturating zero point,
+    // packs to bytes, raised to the lowest byte.
     template <class Q>
     static void store_line(Q* p, const F* q, const QuantOut<A>& o, bool stream) {
-        const __m128i low = pack<Q>(o.finish(q[0]), o.finish(q[1]));
-        const __m128i high = pack<Q>(o.finish(q[2]), o.finish(q[3]));
-        const __m256i line = _mm256_set_m128i(high, low);
+        constexpr bool kSigned = std::is_signed_v<Q>;
+        const __m256 hi = o.hi;
+        const __m256i zero_point = _mm256_set1_epi16(static_cast<int16_t>(o.params.zero_point));
+        const __m256i lowest =
+            _mm256_set1_epi8(static_cast<char>(static_cast<int32_t>(o.params.lo) + o.params.zero_point));
+        __m256i k[4];
+        for (int j = 0; j < 4; ++j) k[j] = _mm256_cvtps_epi32(_mm256_min_ps(hi, q[j]));
+        const __m256i w0 = _mm256_adds_epi16(_mm256_packs_epi32(k[0], k[1]), zero_point);
+        const __m256i w1 = _mm256_adds_epi16(_mm256_packs_epi32(k[2], k[3]), zero_point);
+        __m256i line = kSigned ? _mm256_packs_epi16(w0, w1) : _mm256_packus_epi16(w0, w1);
+        // Packs work per 128-bit lane: dword 4L + j holds batch j's lanes 4L..4L+3.
+        line = _mm256_permutevar8x32_epi32(line, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+        line = kSigned ? _mm256_max_epi8(line, lowest) : _mm256_max_epu8(line, lowest);
         if (stream) _mm256_stream_si256(reinterpret_cast<__m256i*>(p), line);
         else _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), line);
     }
