@@ -21,9 +21,9 @@ struct QuantParams {
     int32_t zero_point = 0;
     // Quantize: the quotient's bounds qmin - zero_point and qmax - zero_point
     // (whole numbers), where qmin/qmax are the dtype's range narrowed by any
-    // output clamp. Clamping before rounding gives what rounding then
-    // saturating gives, and keeps infinities and huge quotients out of the
-    // conversion to int.
+    // output clamp, never widened (the AVX-512 and AVX2 line stores rely on
+    // both). Clamping before rounding gives what rounding then saturating
+    // gives, and keeps infinities and huge quotients out of the conversion.
     float lo = 0.0f;
     float hi = 255.0f;
 };

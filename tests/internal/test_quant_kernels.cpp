@@ -186,6 +186,7 @@ TEST_CASE("every ISA's quantized register kernels give dequantize, the f32 op, q
         {params(1.0f, 0, false), params(1.0f, 3, false), params(1e-10f, 5, false)},  // saturates
         {params(3.4e38f, 7, false), params(3.4e38f, 200, false), params(1.0f, 100, false)},  // inf, NaN
         {params(0.1f, 0, false), params(0.1f, 0, false), params(0.1f, 0, false)},
+        {params(0.03f, 255, false), params(0.02f, 0, false), params(0.05f, 255, false)},  // zero points at the ends
         // with an output clamp (below: ReLU6-like bounds inside the range)
         {params(0.02f, 3, false), params(0.05f, 250, false), params(0.01f, 100, false)},
     };

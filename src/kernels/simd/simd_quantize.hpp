@@ -55,9 +55,10 @@ struct QuantOut {
 // values of the byte's type). xsimd 8.1 converts through memory here; an
 // ISA with widening loads and narrowing stores specialises this in
 // kernels/<isa>/<isa>_quantize.hpp. store_line finishes kLineSteps batches
-// of quotients into the bytes at p, as finish and narrow would; where the
-// ISA can stream (kStreams), `stream` asks for non-temporal stores (p then
-// starts a whole 64-byte line and the line's bytes fill whole lines).
+// of quotients into the bytes at p, as finish and narrow would (given lo and
+// hi whole and inside the dtype's range less the zero point, as QuantParams
+// promises); where the ISA can stream, `stream` asks for non-temporal stores
+// (p then starts a whole 64-byte line and the bytes fill whole lines).
 template <class A>
 struct ByteLanes {
     using F = xsimd::batch<float, A>;
