@@ -6,13 +6,10 @@
 #include <string>
 
 namespace bcast::plan {
-namespace {
 
 std::string node_name(std::size_t index, const OpInfo* info) {
     return "node " + std::to_string(index) + (info ? std::string(" (") + info->name + ")" : "");
 }
-
-}  // namespace
 
 Expression::Expression(bcast_dtype dtype, std::size_t num_inputs) : dtype_(dtype) {
     if (!valid_dtype(dtype)) fail(BCAST_ERROR_INVALID_ARGUMENT, "unknown dtype " + std::to_string(dtype));

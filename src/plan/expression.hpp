@@ -6,6 +6,7 @@
 // op without the dtype, too many nodes) is refused by add_node, naming it.
 #pragma once
 
+#include "core/op_info.hpp"
 #include "core/quantization.hpp"
 #include "core/shape.hpp"
 
@@ -15,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace bcast::plan {
@@ -89,5 +91,9 @@ private:
     bool output_set_ = false;
     std::size_t output_ = 0;
 };
+
+// "node K (NAME)" in messages about node K, or "node K" before its op is
+// known (a null info).
+std::string node_name(std::size_t index, const OpInfo* info);
 
 }  // namespace bcast::plan

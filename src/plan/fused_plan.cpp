@@ -25,7 +25,7 @@ kernels::QuantParams quant_params(const Quantization& q) {
 }
 
 std::string node_label(const Expression& e, std::size_t k) {
-    return "node " + std::to_string(k) + " (" + op_info(e.node(k).opcode)->name + ")";
+    return node_name(k, op_info(e.node(k).opcode));
 }
 
 // Every node's output shape and placements, as the node run alone would
@@ -404,16 +404,12 @@ void choose_quant_binary(FusedPlan& p) {
     }
     const std::size_t x = step.operands[0].index, y = step.operands[1].index;
     const kernels::QuantBinaryKernels k = kernels::select_quant_binary(step.kernel_op, p.out_dtype);
-    // v: bytes, s: one byte, f: a pattern (a pattern never meets a
-    // constant: the output would not run on along the line).
-    const auto kind = [&](std::size_t l) { return p.leaf_period[l] > 0 ? 'f' : p.leaf_scalar[l] ? 's' : 'v'; };
-    const std::string kinds{kind(x), kind(y)};
-    p.quant_binary = kinds == "vv"   ? k.vv
-                     : kinds == "vs" ? k.vs
-                     : kinds == "sv" ? k.sv
-                     : kinds == "vf" ? k.vf
-                     : kinds == "fv" ? k.fv
-                                     : nullptr;
+    // How each operand is read: 0 bytes, 1 one byte, 2 a pattern (a pattern
+    // never meets a constant or another pattern: no kernel, the block path).
+    const auto read = [&](std::size_t l) { return p.leaf_period[l] > 0 ? 2 : p.leaf_scalar[l] ? 1 : 0; };
+    const kernels::QuantBinaryFn by_reads[3][3] = {
+        {k.vv, k.vs, k.vf}, {k.sv, nullptr, nullptr}, {k.fv, nullptr, nullptr}};
+    p.quant_binary = by_reads[read(x)][read(y)];
     p.quant_binary_params = {p.leaf_quant[x], p.leaf_quant[y], p.out_quant, p.quant_binary};
     const kernels::QuantBinaryFn row = p.leaf_scalar[x] ? k.sv_row : p.leaf_scalar[y] ? k.vs_row : nullptr;
     if (row) p.quant_binary = row;
