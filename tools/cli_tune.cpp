@@ -195,8 +195,9 @@ private:
 
     // Streaming against cached stores on same-shape adds of rising size:
     // the crossover is the smallest size from which streaming wins at every
-    // size measured; adopted where each size whose decision it changes
-    // gains significantly.
+    // size measured; adopted where some size whose decision it changes gains
+    // significantly and none loses significantly (sizes next to a crossover
+    // are near-ties by nature: requiring each to gain kept a 1.7x loss).
     void crossover(const std::string& name, uint64_t Tuning::*member, Rounds& rounds, int steps) {
         begin(name, steps);
         const std::vector<uint64_t> sizes =
@@ -220,7 +221,7 @@ private:
         uint64_t chosen = builtin;
         double gain = 0;
         int changed = 0;
-        bool all_significant = true;
+        bool some_win = false, some_loss = false;
         if (first < sizes.size()) {
             const double geo = first == 0 ? static_cast<double>(sizes[0])
                                           : std::sqrt(static_cast<double>(sizes[first - 1]) * static_cast<double>(sizes[first]));
@@ -232,12 +233,15 @@ private:
                 ++changed;
                 // Streaming's log ratio; the gain is its sign as chosen.
                 const double g = by_chosen ? -c[i].median_log[0] : c[i].median_log[0];
-                Comparison one = c[i];
-                if (!by_chosen) {  // the cached side must win: mirror
-                    one.median_log[0] = -one.median_log[0];
-                    one.faster[0] = one.rounds - one.faster[0];
-                }
-                all_significant = all_significant && significant(one, 0);
+                // Streaming against cached, and the mirror (cached against
+                // streaming); `win` is the chosen side's view.
+                Comparison streams = c[i], caches = c[i];
+                caches.median_log[0] = -caches.median_log[0];
+                caches.faster[0] = caches.rounds - caches.faster[0];
+                const Comparison& win = by_chosen ? streams : caches;
+                const Comparison& loss = by_chosen ? caches : streams;
+                some_win = some_win || significant(win, 0);
+                some_loss = some_loss || significant(loss, 0);
                 gain += g;
             }
         }
@@ -247,8 +251,8 @@ private:
             verdict = "kept (streaming never won up to " + mib(sizes.back()) + ")";
         } else if (changed == 0) {
             verdict = "kept (the measured crossover agrees)";
-        } else if (!all_significant) {
-            verdict = "kept (crossover near " + mib(chosen) + ", gain within noise)";
+        } else if (some_loss || !some_win) {
+            verdict = "kept (crossover near " + mib(chosen) + (some_loss ? ", a size loses" : ", gain within noise") + ")";
             chosen = builtin;
         } else {
             verdict = "adopted";
