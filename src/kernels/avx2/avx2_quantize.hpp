@@ -42,8 +42,7 @@ struct ByteLanes<xsimd::fma3<xsimd::avx2>> {
         constexpr bool kSigned = std::is_signed_v<Q>;
         const __m256 hi = o.hi;
         const __m256i zero_point = _mm256_set1_epi16(static_cast<int16_t>(o.params.zero_point));
-        const __m256i lowest =
-            _mm256_set1_epi8(static_cast<char>(static_cast<int32_t>(o.params.lo) + o.params.zero_point));
+        const __m256i lowest = _mm256_set1_epi8(static_cast<char>(o.lowest()));
         __m256i k[4];
         for (int j = 0; j < 4; ++j) k[j] = _mm256_cvtps_epi32(_mm256_min_ps(hi, q[j]));
         const __m256i w0 = _mm256_adds_epi16(_mm256_packs_epi32(k[0], k[1]), zero_point);

@@ -2,8 +2,8 @@
 // 16 bytes widened by vpmovzxbd / vpmovsxbd, 16 lanes narrowed by vpmovdb
 // (truncating: the lanes already hold values of the byte's type). A line of
 // four batches (64 bytes) is finished in the packed domain instead, two
-// vector operations fewer per batch than finish + narrow (a tenth of a
-// quantized add on Zen 5): see store_line.
+// vector operations fewer per batch than finish + narrow (measured in
+// docs/quantization.md): see store_line.
 #pragma once
 
 #include "kernels/isa_namespace.hpp"
@@ -43,7 +43,7 @@ struct ByteLanes<xsimd::avx512bw> {
         constexpr bool kSigned = std::is_signed_v<Q>;
         const __m512 hi = o.hi;
         const __m512i zero_point = _mm512_set1_epi16(static_cast<int16_t>(o.params.zero_point));
-        const __m512i lowest = _mm512_set1_epi8(static_cast<char>(static_cast<int32_t>(o.params.lo) + o.params.zero_point));
+        const __m512i lowest = _mm512_set1_epi8(static_cast<char>(o.lowest()));
         __m512i k[4];
         for (int j = 0; j < 4; ++j) k[j] = _mm512_cvtps_epi32(_mm512_min_ps(hi, q[j]));
         const __m512i w0 = _mm512_adds_epi16(_mm512_packs_epi32(k[0], k[1]), zero_point);

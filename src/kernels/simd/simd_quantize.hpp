@@ -46,6 +46,8 @@ struct QuantOut {
     using I = xsimd::batch<int32_t, A>;
     explicit QuantOut(const QuantParams& p) : lo(p.lo), hi(p.hi), zero_point(p.zero_point), params(p) {}
     I finish(F q) const { return xsimd::nearbyint_as_int(clamp_quotient(q, lo, hi)) + zero_point; }
+    // The smallest output byte, lo + zero_point (lo is whole).
+    int32_t lowest() const { return static_cast<int32_t>(params.lo) + params.zero_point; }
     F lo, hi;
     I zero_point;
     QuantParams params;
