@@ -61,6 +61,8 @@ struct ByteLanes<xsimd::sse2> {
         const __m128i w0 = _mm_max_epi16(_mm_adds_epi16(_mm_packs_epi32(k[0], k[1]), zero_point), lowest);
         const __m128i w1 = _mm_max_epi16(_mm_adds_epi16(_mm_packs_epi32(k[2], k[3]), zero_point), lowest);
         const __m128i line = std::is_signed_v<Q> ? _mm_packs_epi16(w0, w1) : _mm_packus_epi16(w0, w1);
+        // A streamed call starts a whole 64-byte line (store_quantized's
+        // contract) and steps 16 bytes: p is 16-byte aligned here.
         if (stream) _mm_stream_si128(reinterpret_cast<__m128i*>(p), line);
         else _mm_storeu_si128(reinterpret_cast<__m128i*>(p), line);
     }
