@@ -123,6 +123,8 @@ Options parse_options(int argc, char** argv, int first, unsigned groups) {
             o.quant.push_back(parse_quant(take_value()));
         } else if (accepts(kQuickOption) && arg == "--quick") {
             o.quick = true;
+        } else if (accepts(kVerboseOption) && arg == "--verbose") {
+            o.verbose = true;
         } else if (accepts(kJsonOption) && arg == "--json") {
             o.json = true;
         } else if (accepts(kThreadsOption) && name == "--threads") {

@@ -22,6 +22,7 @@ enum OptionGroup : unsigned {
     kQuickOption = 1u << 9,    // --quick
     kJsonOption = 1u << 10,    // --json
     kQuantOption = 1u << 11,   // --quant (repeatable): a quantized u8/i8 op
+    kVerboseOption = 1u << 12, // --verbose
 };
 
 // One operand's quantization, --quant SCALE:ZERO_POINT.
@@ -52,6 +53,7 @@ struct Options {
     std::vector<QuantArg> quant;  // --quant: each input's in order, then the output's
     std::vector<std::string> args;  // positional arguments, in order
     bool quick = false;  // --quick: the short run (tune)
+    bool verbose = false;  // --verbose: each measurement behind a verdict (tune)
     bool json = false;   // --json: the library's JSON instead of a table
     bool help = false;
 };

@@ -25,7 +25,7 @@
 namespace bcast_cli {
 
 const char* const kTuneHelp =
-    "usage: bcast tune [--quick] [--threads N] [--isa NAME] [--out PATH]\n"
+    "usage: bcast tune [--quick] [--verbose] [--threads N] [--isa NAME] [--out PATH]\n"
     "\n"
     "Measures on this host, by timing bcast's own kernels under each candidate\n"
     "in alternated rounds, the choices its built-in tuning guesses: the\n"
@@ -40,6 +40,8 @@ const char* const kTuneHelp =
     "options:\n"
     "  --quick       3 rounds on small cases (seconds; for CI: checks that the\n"
     "                file round-trips, its choices are noise)\n"
+    "  --verbose     also print, under each choice, every candidate's time\n"
+    "                against the current value and the rounds it won\n"
     "  --threads N   the pool size for the multi-thread choices (default 0:\n"
     "                every CPU this process may use; 1 skips them)\n"
     "  --isa NAME    tune the kernel set NAME (bcast_set_max_isa) instead\n"
@@ -74,8 +76,8 @@ std::string mib(uint64_t bytes) {
 
 class Tuner {
 public:
-    Tuner(const TuningState& s, bool quick, bcast_pool* pool, std::size_t threads)
-        : key_(s.key), builtin_(s.defaults), tuned_(s.defaults), quick_(quick), pool_(pool),
+    Tuner(const TuningState& s, bool quick, bool verbose, bcast_pool* pool, std::size_t threads)
+        : key_(s.key), builtin_(s.defaults), tuned_(s.defaults), quick_(quick), verbose_(verbose), pool_(pool),
           threads_(threads), single_(quick, nullptr, 1), multi_(quick, pool, 2) {}
 
     void run() {
@@ -110,10 +112,12 @@ private:
     HostKey key_;
     Tuning builtin_, tuned_;
     bool quick_;
+    bool verbose_;
     bcast_pool* pool_;
     std::size_t threads_;
     Rounds single_, multi_;
     std::vector<Line> lines_;
+    std::vector<std::string> details_;
     int step_ = 0;
 
     void begin(const std::string& what, int steps) {
@@ -125,7 +129,22 @@ private:
         std::fputc('.', stderr);
         std::fflush(stderr);
     }
-    static void end(const std::string& result) { std::fprintf(stderr, " %s\n", result.c_str()); }
+    void end(const std::string& result) {
+        std::fprintf(stderr, " %s\n", result.c_str());
+        for (const std::string& d : details_) std::fprintf(stderr, "%s\n", d.c_str());
+        details_.clear();
+    }
+
+    // --verbose: a measurement behind the step's verdict, printed under its
+    // line (the step's progress dots are still being written meanwhile).
+    void detail(const std::string& what, const Comparison& c, std::size_t candidate) {
+        if (!verbose_) return;
+        char buf[192];
+        std::snprintf(buf, sizeof buf, "      %-24s %.3fx the current value's time, faster in %d of %d rounds (noise %.1f%%)",
+                      what.c_str(), std::exp(c.median_log[candidate]), c.faster[candidate], c.rounds,
+                      100.0 * c.noise);
+        details_.push_back(buf);
+    }
 
     // Hint first (at the built-in distance), then the distance with the
     // hint chosen.
@@ -145,6 +164,9 @@ private:
         }
         std::vector<uint64_t> distances = {1024, 2048, 8192, 16384};
         const Comparison hints = single_.compare(texts, text(tuned_), w, dot);
+        for (std::size_t i = 0; i < cands.size(); ++i) {
+            detail(std::string("hint ") + bcast::tuning::hint_name(cands[i].hint), hints, i);
+        }
         std::size_t best = best_of(hints);
         Prefetch chosen = builtin;
         double gain = 0;
@@ -164,6 +186,9 @@ private:
                 texts.push_back(text(t));
             }
             const Comparison far = single_.compare(texts, text(base), w, dot);
+            for (std::size_t i = 0; i < cands.size(); ++i) {
+                detail("distance " + std::to_string(cands[i].distance), far, i);
+            }
             best = best_of(far);
             if (significant(far, best)) {
                 chosen = cands[best];
@@ -212,6 +237,7 @@ private:
             std::vector<Workload> w;
             w.push_back(Workload::add_same(s));
             c.push_back(rounds.compare({text(stream)}, text(cached), w, {}));
+            detail("streaming at " + mib(s), c.back(), 0);
             dot();
         }
         // From index `first` on, streaming won everywhere.
@@ -282,6 +308,7 @@ private:
             texts.push_back(text(t));
         }
         const Comparison c = multi_.compare(texts, text(tuned_), w, dot);
+        for (std::size_t i = 0; i < cands.size(); ++i) detail("task_min_bytes " + std::to_string(cands[i]), c, i);
         const std::size_t best = best_of(c);
         const bool adopt = significant(c, best);
         if (adopt) tuned_.task_min_bytes = cands[best];
@@ -339,7 +366,8 @@ bool write_file(const std::string& path, const std::string& text) {
 }  // namespace
 
 int cmd_tune(int argc, char** argv) {
-    Options o = parse_options(argc, argv, 2, kQuickOption | kThreadsOption | kIsaOption | kOutOption);
+    Options o = parse_options(argc, argv, 2,
+                              kQuickOption | kVerboseOption | kThreadsOption | kIsaOption | kOutOption);
     if (o.help) return show_help(kTuneHelp);
     if (!o.have_threads) o.threads = 0;  // every CPU, unlike bench's default
     if (!o.args.empty()) usage_error("bcast tune takes no arguments");
@@ -358,7 +386,7 @@ int cmd_tune(int argc, char** argv) {
                  static_cast<long long>(before.key.model), before.key.isa.c_str(), threads,
                  threads == 1 ? "" : "s", o.quick ? "quick" : "full");
     const auto t0 = std::chrono::steady_clock::now();
-    Tuner tuner(before, o.quick, pool.pool, threads);
+    Tuner tuner(before, o.quick, o.verbose, pool.pool, threads);
     tuner.run();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     bcast_tuning_load_string(nullptr, 0);
