@@ -137,11 +137,13 @@ private:
 
     // --verbose: a measurement behind the step's verdict, printed under its
     // line (the step's progress dots are still being written meanwhile).
-    void detail(const std::string& what, const Comparison& c, std::size_t candidate) {
+    // `base`: what the candidate was timed against.
+    void detail(const std::string& what, const Comparison& c, std::size_t candidate,
+                const char* base = "the current value's") {
         if (!verbose_) return;
-        char buf[192];
-        std::snprintf(buf, sizeof buf, "      %-24s %.3fx the current value's time, faster in %d of %d rounds (noise %.1f%%)",
-                      what.c_str(), std::exp(c.median_log[candidate]), c.faster[candidate], c.rounds,
+        char buf[224];
+        std::snprintf(buf, sizeof buf, "      %-24s %.3fx %s time, faster in %d of %d rounds (noise %.1f%%)",
+                      what.c_str(), std::exp(c.median_log[candidate]), base, c.faster[candidate], c.rounds,
                       100.0 * c.noise);
         details_.push_back(buf);
     }
@@ -237,7 +239,7 @@ private:
             std::vector<Workload> w;
             w.push_back(Workload::add_same(s));
             c.push_back(rounds.compare({text(stream)}, text(cached), w, {}));
-            detail("streaming at " + mib(s), c.back(), 0);
+            detail("streaming at " + mib(s), c.back(), 0, "cached stores'");
             dot();
         }
         // From index `first` on, streaming won everywhere.
