@@ -277,8 +277,10 @@ private:
         std::string verdict;
         if (first == sizes.size()) {
             chosen = builtin;
-            verdict = "kept (streaming never won up to " + mib(sizes.back()) + ")";
+            verdict = "kept (streaming lost at the largest size, " + mib(sizes.back()) + ")";
         } else if (changed == 0) {
+            // No measured size tells the two apart: nothing to adopt.
+            chosen = builtin;
             verdict = "kept (the measured crossover agrees)";
         } else if (some_loss || !some_win) {
             verdict = "kept (crossover near " + mib(chosen) + (some_loss ? ", a size loses" : ", gain within noise") + ")";
