@@ -72,6 +72,11 @@ struct QuantBinaryParams {
     // Table-row kernels (one operand constant along the line): the register
     // kernel of the same layout, which computes the row's 256 entries.
     QuantBinaryFn row = nullptr;
+    // The affine kernels' constant coefficient (kernels below).
+    struct {
+        float scalar = 0.0f;
+        int32_t zero_point = 0;
+    } affine;
 };
 struct QuantBinaryKernels {
     // v: bytes, s: one byte, f: dequantized f32 (x first, then y).
@@ -81,6 +86,18 @@ struct QuantBinaryKernels {
     // row that params.row computes per call (exact by construction). Null
     // where the CPU has no fast byte lookup.
     QuantBinaryFn vs_row = nullptr, sv_row = nullptr;
+    // The quantized result of an op linear in its byte operand x, whose
+    // other operand is a pattern c (y, f32 coefficients, one per element):
+    // round(clamp(u, lo + zp, hi + zp)), the output's zero point zp held by
+    // the coefficients, u in one fused multiply-add where the ISA has one:
+    //   affine_offsets: u = x[i] * affine.scalar + c[i] (ADD, SUB),
+    //   affine_slopes:  u = (x[i] - affine.zero_point) * c[i] + affine.scalar
+    //                   (MUL),
+    // |u| below 2^30. In one step instead of dequantize, op, divide and add,
+    // but not exact by itself: exec/fused_execute.cpp uses them on a line
+    // only after checking them against the exact kernel on every byte and
+    // coefficient the line can meet.
+    QuantBinaryFn affine_offsets = nullptr, affine_slopes = nullptr;
 };
 
 // The portable kernels for u8 or i8; nullptr for any other dtype.

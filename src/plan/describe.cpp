@@ -32,6 +32,8 @@ std::string plan_fields(const Plan& p) {
         for (std::size_t l = 0; l < q.num_reads && l < 2; ++l) {
             if (q.leaf_period[l] > 0) s += pattern_json(q.leaf_period[l], l == 0);
         }
+        // Lines this long run the affine kernel where it checks out exact.
+        if (q.quant_affine) s += ",\"checked_affine_from\":" + std::to_string(q.affine_min_line);
         return s;
     }
     std::string s = layout_json(p) + ",\"kernel\":" + quoted(inner_kind_name(p.kind, p.num_reads)) +

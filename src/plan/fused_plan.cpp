@@ -382,6 +382,38 @@ void choose_chain(FusedPlan& p) {
     p.chain_links = chain;
 }
 
+// Each line must be this many times the check's 256 x period elements
+// long: the check then costs a few percent of the line.
+constexpr std::size_t kAffineLinePerCheck = 32;
+
+// The affine kernel for a quantized ADD, SUB or MUL of bytes and a pattern
+// (FusedPlan::quant_affine), where the block holds a whole period.
+void choose_affine(FusedPlan& p, const kernels::QuantBinaryKernels& k) {
+    const Step& step = p.steps[0];
+    const std::size_t x = step.operands[0].index, y = step.operands[1].index;
+    const bool pattern_x = p.leaf_period[x] > 0;
+    const std::size_t bytes = pattern_x ? y : x, pattern = pattern_x ? x : y;
+    AffineForm form = AffineForm::kNone;
+    kernels::QuantBinaryFn affine = k.affine_offsets;
+    switch (step.kernel_op) {
+        case BCAST_OP_ADD: form = AffineForm::kAdd; break;
+        case BCAST_OP_SUB: form = pattern_x ? AffineForm::kSubtractFromPattern : AffineForm::kSubtractPattern; break;
+        case BCAST_OP_MUL: form = AffineForm::kMultiply, affine = k.affine_slopes; break;
+        default: return;
+    }
+    const std::size_t period = p.leaf_period[pattern];
+    if (affine == nullptr || p.block < period || step.slot == kNoSlot ||
+        p.slot_bytes < (p.block + period) * sizeof(float)) {
+        return;
+    }
+    p.quant_affine = affine;
+    p.affine_form = form;
+    p.affine_bytes_leaf = bytes;
+    p.affine_pattern_leaf = pattern;
+    p.affine_slot = step.slot;
+    p.affine_min_line = kAffineLinePerCheck * 256 * period;
+}
+
 // The register kernel of a quantized binary op: one step over two
 // quantized leaves of the output's dtype, each contiguous or constant along
 // the line (read in place) or a pattern (read from its slot, where the
@@ -413,6 +445,7 @@ void choose_quant_binary(FusedPlan& p) {
     p.quant_binary_params = {p.leaf_quant[x], p.leaf_quant[y], p.out_quant, p.quant_binary};
     const kernels::QuantBinaryFn row = p.leaf_scalar[x] ? k.sv_row : p.leaf_scalar[y] ? k.vs_row : nullptr;
     if (row) p.quant_binary = row;
+    if (p.quant_binary && pattern) choose_affine(p, k);
     // Without a pattern nothing goes through slots: a line runs in one call
     // (a table row is built once per line, not once per block).
     if (p.quant_binary && !pattern) p.block = std::size_t{1} << 30;

@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -245,6 +246,68 @@ TEST_CASE("every ISA's quantized register kernels give dequantize, the f32 op, q
                                 bcast::kernels::stream_fence();
                                 REQUIRE(std::memcmp(streamed, want.data(), n) == 0);
                             }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("every ISA's affine kernels round, saturate and clamp x * a + b", "[quant][simd][bit-for-bit]") {
+    // Coefficients whose products and sums are exact in f32 (eighths and
+    // sixteenths), so a fused and an unfused multiply-add agree and the
+    // reference computes u exactly in double: ties (.5) round to even,
+    // values beyond the byte range saturate (2^20 x a byte reaches 2^28,
+    // inside the kernels' 2^30 promise), and an output clamp narrows.
+    std::mt19937 rng(11);
+    for (const std::string& isa : host_isas()) {
+        for (bool i8 : {false, true}) {
+            const bcast_dtype dt = i8 ? BCAST_DTYPE_I8 : BCAST_DTYPE_U8;
+            const int32_t qmin = i8 ? -128 : 0;
+            const QuantBinaryKernels k = bcast::kernels::isa_quant_binary_kernels(isa.c_str(), BCAST_OP_ADD, dt);
+            for (bool slopes : {false, true}) {
+                const QuantBinaryFn kernel = slopes ? k.affine_slopes : k.affine_offsets;
+                INFO(isa << " i8=" << i8 << " slopes=" << slopes);
+                REQUIRE(kernel != nullptr);
+                for (int set = 0; set < 4; ++set) {
+                    QuantBinaryParams p;
+                    const int32_t zy = qmin + static_cast<int32_t>(rng() % 256);
+                    p.out = params(0.5f, zy, i8);
+                    if (set == 3) {  // an output clamp: bytes [qmin + 40, qmax - 60]
+                        p.out.lo += 40.0f;
+                        p.out.hi -= 60.0f;
+                    }
+                    const float big = set == 2 ? 1048576.0f : 1.0f;
+                    p.affine.scalar = slopes ? static_cast<float>(zy)
+                                             : big * static_cast<float>(static_cast<int>(rng() % 33) - 16) / 8.0f;
+                    p.affine.zero_point = slopes ? qmin + static_cast<int32_t>(rng() % 256) : 0;
+                    for (std::size_t n : {std::size_t{1}, std::size_t{15}, std::size_t{16}, std::size_t{17},
+                                          std::size_t{100}, std::size_t{1024}}) {
+                        std::vector<unsigned char> x(n);
+                        std::vector<float> c(n);
+                        for (auto& b : x) b = static_cast<unsigned char>(rng());
+                        for (auto& v : c) {
+                            v = slopes ? big * static_cast<float>(static_cast<int>(rng() % 33) - 16) / 8.0f
+                                       : static_cast<float>(static_cast<int>(rng() % 8192) - 4096) / 16.0f;
+                        }
+                        std::vector<unsigned char> want(n + 1, 0xAB), got(n + 1, 0xAB);
+                        for (std::size_t i = 0; i < n; ++i) {
+                            const double q = i8 ? static_cast<signed char>(x[i]) : x[i];
+                            const double u = slopes ? (q - p.affine.zero_point) * c[i] + p.affine.scalar
+                                                    : q * p.affine.scalar + c[i];
+                            const double lo = p.out.lo + zy, hi = p.out.hi + zy;
+                            const double r = std::min(hi, std::max(lo, std::nearbyint(u)));
+                            want[i] = static_cast<unsigned char>(static_cast<int>(r));
+                        }
+                        kernel(n, x.data(), c.data(), got.data(), p, bcast::kernels::Stores{false, false});
+                        INFO("set " << set << " n=" << n);
+                        REQUIRE(want == got);  // the byte past the end untouched too
+                        if (n % 64 == 0) {
+                            alignas(64) unsigned char streamed[1024];
+                            kernel(n, x.data(), c.data(), streamed, p, bcast::kernels::Stores{true, false});
+                            bcast::kernels::stream_fence();
+                            REQUIRE(std::memcmp(streamed, want.data(), n) == 0);
                         }
                     }
                 }

@@ -395,6 +395,43 @@ def test_every_byte_pair_on_repeated_rows(lib, op, dtype):
             check_both_ways(lib, op, dtype, varying, row, params)
 
 
+@pytest.mark.parametrize("dtype", ["u8", "i8"])
+@pytest.mark.parametrize("op", ["ADD", "SUB", "RSUB", "MUL"])
+def test_every_byte_pair_on_long_repeated_rows(lib, op, dtype):
+    """Lines long enough (32 x 256 x the row's 64 entries and more) for the
+    checked affine kernel, which must give the exact bytes or not run:
+    parameters where it agrees with the exact kernel on every (byte, entry)
+    pair and decimal ones where ties make it disagree. Whole lines, an
+    output that starts 3 bytes past a cache line (the row at another phase
+    per kernel call), and three tasks of one line each."""
+    rng = np.random.default_rng(abs(hash((op, dtype, "affine"))) % 2**32)
+    lo, hi = RANGE[dtype]
+    # each channel sees every byte, shifted per channel and repeated
+    grid = ((np.arange(256)[:, None] + np.arange(64)[None, :]) % 256 + lo).astype(NP_DT[dtype])
+    varying = np.tile(grid, (104, 1))  # (26624, 64): one line of 1,703,936
+    row = rng.integers(lo, hi + 1, 64).astype(NP_DT[dtype])
+    decimal = [((0.02, 3), (0.05, 7), (0.04, 5)), ((1 / 255, 0), (2 / 255, 10), (1 / 255, 128))]
+    sets = (random_params(rng, dtype, 3) + [shift_params(p, dtype) for p in decimal]
+            + [shift_params(SPECIAL[0], dtype), shift_params(SPECIAL[1], dtype)])
+    for params in sets:
+        pa, pb, py = params
+        for x, y in ((varying, row), (row, varying)):
+            want = qdq(op, x, y, pa, pb, py, dtype)
+            q = QOp(lib, op, dtype, [pa, pb], py)
+            assert np.array_equal(q.run([x, y], np.empty(want.shape, NP_DT[dtype])), want), (params, x.shape)
+            buf = np.empty(want.size + 64 + 3, NP_DT[dtype])
+            start = (-buf.ctypes.data) % 64 + 3
+            out = buf[start:start + want.size].reshape(want.shape)
+            assert np.array_equal(q.run([x, y], out), want), (params, x.shape, "3 bytes past a line")
+            out = np.zeros(want.shape, NP_DT[dtype])
+            for task in range(3):
+                assert lib.bcast_op_execute_task(q.h, pointers([x, y]), ctypes.c_void_p(out.ctypes.data),
+                                                 task, 3) == OK
+            assert np.array_equal(out, want), (params, x.shape, "tasks")
+            if '"in_registers":true' in q.describe():  # not on the scalar kernel set
+                assert '"checked_affine_from":524288' in q.describe(), q.describe()
+
+
 @pytest.fixture
 def streaming(lib):
     """Every plan from here streams its stores (a tuning text for this host

@@ -55,6 +55,32 @@ struct ByteLanes<xsimd::avx512bw> {
         if (stream) _mm512_stream_si512(reinterpret_cast<__m512i*>(p), line);
         else _mm512_storeu_si512(p, line);
     }
+    // store_line's bytes where the zero point is 0 and every quotient is
+    // below 2^30 in magnitude (the affine kernel's): rne, saturating packs
+    // to the byte type, then lo and hi (whole, inside the byte type) as
+    // byte bounds; clamping after rounding gives what clamping before does.
+    template <class Q>
+    static void store_bounded_line(Q* p, const F* q, const QuantOut<xsimd::avx512bw>& o, bool stream) {
+        constexpr bool kSigned = std::is_signed_v<Q>;
+        const __m512i lowest = _mm512_set1_epi8(static_cast<char>(static_cast<int>(o.params.lo)));
+        const __m512i highest = _mm512_set1_epi8(static_cast<char>(static_cast<int>(o.params.hi)));
+        __m512i k[4];
+        for (int j = 0; j < 4; ++j) k[j] = _mm512_cvtps_epi32(q[j]);
+        const __m512i w0 = _mm512_packs_epi32(k[0], k[1]);
+        const __m512i w1 = _mm512_packs_epi32(k[2], k[3]);
+        __m512i line = kSigned ? _mm512_packs_epi16(w0, w1) : _mm512_packus_epi16(w0, w1);
+        line = _mm512_permutexvar_epi32(_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), line);
+        line = kSigned ? _mm512_max_epi8(line, lowest) : _mm512_max_epu8(line, lowest);
+        line = kSigned ? _mm512_min_epi8(line, highest) : _mm512_min_epu8(line, highest);
+        if (stream) _mm512_stream_si512(reinterpret_cast<__m512i*>(p), line);
+        else _mm512_storeu_si512(p, line);
+    }
+};
+
+template <>
+struct MulAdd<xsimd::avx512bw> {
+    using F = xsimd::batch<float, xsimd::avx512bw>;
+    static F of(F x, F a, F b) { return _mm512_fmadd_ps(x, a, b); }
 };
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace bcast::kernels::BCAST_KERNEL_ISA::simd {
 namespace {
@@ -82,9 +83,27 @@ struct ByteLanes {
     }
 };
 
+// x * a + b in one rounding where the ISA fuses them (xsimd 8.1's fma does
+// on FMA3 and NEON, not on AVX-512: kernels/avx512/avx512_quantize.hpp).
+template <class A>
+struct MulAdd {
+    using F = xsimd::batch<float, A>;
+    static F of(F x, F a, F b) { return xsimd::fma(x, a, b); }
+};
+
+// Whether an ISA's lanes have store_bounded_line: store_line's bytes for
+// quotients whose zero point is 0 and whose magnitude stays below 2^30, in
+// fewer steps (no clamp before rounding: saturating packs, then the bounds
+// as bytes).
+template <class L, class = void>
+struct HasBoundedLine : std::false_type {};
+template <class L>
+struct HasBoundedLine<L, std::void_t<decltype(&L::template store_bounded_line<uint8_t>)>> : std::true_type {};
+
 // Quotients for out[i, n) into bytes, whole lines first: quotient_at(i)
-// gives F::size of them. Returns where a partial batch is left.
-template <class A, class Q, class QuotientAt>
+// gives F::size of them. Returns where a partial batch is left. kBounded:
+// the quotients are store_bounded_line's (HasBoundedLine).
+template <bool kBounded = false, class A, class Q, class QuotientAt>
 std::size_t store_quantized(std::size_t i, std::size_t n, Q* out, const QuantOut<A>& o, bool stream,
                             const QuotientAt& quotient_at) {
     using Lanes = ByteLanes<A>;
@@ -93,7 +112,11 @@ std::size_t store_quantized(std::size_t i, std::size_t n, Q* out, const QuantOut
     for (; i + kLine <= n; i += kLine) {
         xsimd::batch<float, A> q[Lanes::kLineSteps];
         for (std::size_t j = 0; j < Lanes::kLineSteps; ++j) q[j] = quotient_at(i + j * kLanes);
-        Lanes::store_line(out + i, q, o, stream);
+        if constexpr (kBounded && HasBoundedLine<Lanes>::value) {
+            Lanes::store_bounded_line(out + i, q, o, stream);
+        } else {
+            Lanes::store_line(out + i, q, o, stream);
+        }
     }
     for (; i + kLanes <= n; i += kLanes) Lanes::narrow(out + i, o.finish(quotient_at(i)));
     return i;
@@ -212,6 +235,46 @@ void quant_binary(std::size_t n, const void* x, const void* y, void* outp, const
     std::memcpy(out + i, ot, n - i);
 }
 
+// The affine kernels (kernels/quantize.hpp): x bytes, y the pattern of
+// coefficients (kSlopes: a, else b).
+template <class Isa, class Q, bool kSlopes>
+void quant_affine(std::size_t n, const void* x, const void* y, void* outp, const QuantBinaryParams& p,
+                  Stores stores) {
+    using A = typename Isa::arch;
+    using F = xsimd::batch<float, A>;
+    using I = xsimd::batch<int32_t, A>;
+    constexpr std::size_t kLanes = F::size;
+    const auto* in = static_cast<const Q*>(x);
+    const auto* pattern = static_cast<const float*>(y);
+    auto* out = static_cast<Q*>(outp);
+    const F scalar(p.affine.scalar);
+    const I zero_point(p.affine.zero_point);
+    // The coefficients hold the output's zero point: the bounds move by it.
+    QuantParams shifted = p.out;
+    shifted.lo += static_cast<float>(p.out.zero_point);
+    shifted.hi += static_cast<float>(p.out.zero_point);
+    shifted.zero_point = 0;
+    const QuantOut<A> o(shifted);
+    const auto quotient = [&](const Q* q, const float* c) {
+        if constexpr (kSlopes) {
+            return MulAdd<A>::of(xsimd::batch_cast<float>(ByteLanes<A>::widen(q) - zero_point), F::load_unaligned(c),
+                                 scalar);
+        } else {
+            return MulAdd<A>::of(xsimd::batch_cast<float>(ByteLanes<A>::widen(q)), scalar, F::load_unaligned(c));
+        }
+    };
+    const std::size_t i = store_quantized<true>(0, n, out, o, stores.stream,
+                                                [&](std::size_t k) { return quotient(in + k, pattern + k); });
+    if (i == n) return;
+    // The tail as one more step on copies, as quant_binary's.
+    Q qt[kLanes] = {}, ot[kLanes];
+    float ct[kLanes] = {};
+    std::memcpy(qt, in + i, n - i);
+    std::memcpy(ct, pattern + i, (n - i) * sizeof(float));
+    ByteLanes<A>::narrow(ot, o.finish(quotient(qt, ct)));
+    std::memcpy(out + i, ot, n - i);
+}
+
 template <class Isa, class Op>
 QuantBinaryKernels quant_binary_kernels(bcast_dtype dtype) {
     constexpr QuantOperand V = QuantOperand::kBytes, S = QuantOperand::kByte, F = QuantOperand::kFloats;
@@ -219,7 +282,11 @@ QuantBinaryKernels quant_binary_kernels(bcast_dtype dtype) {
         using Q = decltype(q);
         return QuantBinaryKernels{&quant_binary<Isa, Q, Op, V, V>, &quant_binary<Isa, Q, Op, V, S>,
                                   &quant_binary<Isa, Q, Op, S, V>, &quant_binary<Isa, Q, Op, V, F>,
-                                  &quant_binary<Isa, Q, Op, F, V>};
+                                  &quant_binary<Isa, Q, Op, F, V>,
+                                  nullptr,
+                                  nullptr,
+                                  &quant_affine<Isa, Q, false>,
+                                  &quant_affine<Isa, Q, true>};
     };
     switch (dtype) {
         case BCAST_DTYPE_U8: return kernels(uint8_t{});
