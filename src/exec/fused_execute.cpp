@@ -1,9 +1,9 @@
 #include "exec/fused_execute.hpp"
 
 #include "exec/walk.hpp"
+#include "kernels/affine_check.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -35,77 +35,39 @@ public:
         }
     }
 
-    // Whether a line of n elements runs the affine kernel: where the plan
-    // has one and the line is long enough to pay for the check, its
-    // coefficients are laid out as the pattern is, then checked against the
-    // exact kernel for every byte with every pattern entry (all the line can
-    // meet). After lay_out_patterns; sets the params' constant coefficient.
-    bool lay_out_affine(std::size_t n, kernels::QuantBinaryParams& params) const {
-        if (p_.quant_affine == nullptr || n < p_.affine_min_line) return false;
+    // The affine kernel a line of n elements runs, with its params (null:
+    // none): where the plan has them and the line is long enough to pay for
+    // the check, the coefficients for the line's pattern, laid out as the
+    // pattern is, checked against the exact kernel for every byte with every
+    // pattern entry (all the line can meet). After lay_out_patterns.
+    kernels::QuantBinaryFn lay_out_affine(std::size_t n, kernels::QuantBinaryParams& params) const {
+        if (p_.affine_min_line == 0 || n < p_.affine_min_line) return nullptr;
         const std::size_t period = p_.leaf_period[p_.affine_pattern_leaf];
-        const auto* row = static_cast<const float*>(slot_at(p_.leaf_slot[p_.affine_pattern_leaf]));
-        auto* c = static_cast<float*>(slot_at(p_.affine_slot));
-        const kernels::QuantParams& q = p_.leaf_quant[p_.affine_bytes_leaf];
-        // The quotient plus the output's zero point, (alpha * (v - zp) * scale
-        // + beta) / out_scale + out_zp for the op's alpha * v + beta, each
-        // coefficient in double rounded once to f32, |u| below 2^30 for every
-        // byte (the kernel's promise; NaN fails).
-        const double over = 1.0 / static_cast<double>(p_.out_quant.scale);
-        const double zy = p_.out_quant.zero_point;
-        const bool slopes = p_.affine_form == plan::AffineForm::kMultiply;
-        const double alpha = p_.affine_form == plan::AffineForm::kSubtractFromPattern ? -1.0 : 1.0;
-        params.affine.scalar = static_cast<float>(slopes ? zy : alpha * q.scale * over);
-        params.affine.zero_point = slopes ? q.zero_point : 0;
-        constexpr float kBound = 1 << 29;
-        for (std::size_t i = 0; i < period; ++i) {
-            const double f = row[i];
-            if (slopes) {
-                c[i] = static_cast<float>(f * q.scale * over);
-            } else {
-                const double beta = p_.affine_form == plan::AffineForm::kSubtractPattern ? -f : f;
-                c[i] = static_cast<float>((beta - alpha * q.scale * q.zero_point) * over + zy);
-            }
-            const float a = slopes ? c[i] : params.affine.scalar, b = slopes ? params.affine.scalar : c[i];
-            if (!(std::fabs(a) * 512.0f + std::fabs(b) < kBound)) return false;
-        }
-        repeat(c, period, sizeof(float));
-        return affine_exact(period, params);
-    }
-
-    // The affine kernel against the exact one for every byte value (as many
-    // whole periods per call as a block holds), pattern phase 0.
-    bool affine_exact(std::size_t period, const kernels::QuantBinaryParams& params) const {
-        alignas(64) unsigned char bytes[plan::kMaxBlock], exact[plan::kMaxBlock], fast[plan::kMaxBlock];
-        const std::size_t per_call = p_.block / period;
-        const void* pattern = pattern_at(p_.affine_pattern_leaf, 0);
-        const bool bytes_first = p_.affine_bytes_leaf == p_.steps[0].operands[0].index;
-        for (unsigned v = 0; v < 256; v += static_cast<unsigned>(per_call)) {
-            const std::size_t values = std::min<std::size_t>(per_call, 256 - v);
-            const std::size_t m = values * period;
-            for (std::size_t j = 0; j < values; ++j) {
-                std::memset(bytes + j * period, static_cast<int>(v + j), period);
-            }
-            const kernels::Stores cached{false, false};
-            p_.quant_binary(m, bytes_first ? bytes : pattern, bytes_first ? pattern : bytes, exact,
-                            p_.quant_binary_params, cached);
-            p_.quant_affine(m, bytes, slot_at(p_.affine_slot), fast, params, cached);
-            if (std::memcmp(exact, fast, m) != 0) return false;
-        }
-        return true;
+        const auto* pattern = static_cast<const float*>(slot_at(p_.leaf_slot[p_.affine_pattern_leaf]));
+        auto* coeffs = static_cast<float*>(slot_at(p_.affine_slot));
+        const Step& step = p_.steps[0];
+        const bool bytes_first = p_.affine_bytes_leaf == step.operands[0].index;
+        const kernels::QuantBinaryFn affine = kernels::affine_pattern_coefficients(
+            step.kernel_op, bytes_first, p_.affine, pattern, period, params, coeffs);
+        if (affine == nullptr) return nullptr;
+        repeat(coeffs, period, sizeof(float));
+        const bool exact = kernels::affine_pattern_exact(p_.quant_binary, affine, params, bytes_first, pattern,
+                                                         coeffs, period, p_.block);
+        return exact ? affine : nullptr;
     }
 
     // Elements [0, m) of the run whose operands start at ptr; `phase` is the
     // block's first element's index in its line (where patterns read). The
     // output streams (unfenced: run_range fences once) where `stream`.
-    // `affine`: the line runs the affine kernel with these params
-    // (lay_out_affine's), else null.
-    void run(char* const* ptr, std::size_t m, std::size_t phase, bool stream,
-             const kernels::QuantBinaryParams* affine) const {
+    // `affine`: the affine kernel the line runs, with these params
+    // (lay_out_affine's; null: none).
+    void run(char* const* ptr, std::size_t m, std::size_t phase, bool stream, kernels::QuantBinaryFn affine,
+             const kernels::QuantBinaryParams& affine_params) const {
         const void* leaf[kMaxInputs];
         if (affine != nullptr) {
             const std::size_t at = phase % p_.leaf_period[p_.affine_pattern_leaf];
-            p_.quant_affine(m, ptr[p_.affine_bytes_leaf], static_cast<const float*>(slot_at(p_.affine_slot)) + at,
-                            ptr[p_.num_reads], *affine, kernels::Stores{stream, false});
+            affine(m, ptr[p_.affine_bytes_leaf], static_cast<const float*>(slot_at(p_.affine_slot)) + at,
+                   ptr[p_.num_reads], affine_params, kernels::Stores{stream, false});
             return;
         }
         if (p_.quant_binary != nullptr) {  // in registers, reading in place or a pattern
@@ -246,8 +208,8 @@ private:
 void run_line(const FusedPlan& p, const Block& block, char* const* ptr, std::size_t first_elem,
               std::size_t n, bool stream) {
     block.lay_out_patterns(ptr);
-    kernels::QuantBinaryParams params = p.quant_binary_params;
-    const kernels::QuantBinaryParams* affine = block.lay_out_affine(n, params) ? &params : nullptr;
+    kernels::QuantBinaryParams affine_params = p.quant_binary_params;
+    const kernels::QuantBinaryFn affine = block.lay_out_affine(n, affine_params);
     const std::size_t out = p.num_reads;
     const std::size_t inner = p.nest.num_loops - 1;
     std::size_t head = 0, tail = 0;
@@ -262,7 +224,7 @@ void run_line(const FusedPlan& p, const Block& block, char* const* ptr, std::siz
         for (std::size_t o = 0; o <= out; ++o) {
             at[o] = ptr[o] + static_cast<int64_t>(done) * p.byte_stride[inner][o];
         }
-        block.run(at, m, first_elem + done, streamed, affine);
+        block.run(at, m, first_elem + done, streamed, affine, affine_params);
     };
     if (head > 0) call(0, head, false);
     for (std::size_t done = head; done < n - tail;) {

@@ -72,11 +72,27 @@ struct QuantBinaryParams {
     // Table-row kernels (one operand constant along the line): the register
     // kernel of the same layout, which computes the row's 256 entries.
     QuantBinaryFn row = nullptr;
-    // The affine kernels' constant coefficient (kernels below).
+    // The affine kernels' constant coefficients (AffineKernels).
     struct {
-        float scalar = 0.0f;
-        int32_t zero_point = 0;
+        float a = 0.0f, b = 0.0f, c = 0.0f;
+        int32_t x_zero = 0, y_zero = 0;
     } affine;
+};
+
+// Quantized ADD, SUB and MUL are linear in each byte operand: their result
+// is round(clamp(u, lo + zp, hi + zp)) for a u computed in fused
+// multiply-adds (where the ISA has them) from coefficients that hold the
+// output's scale and zero point zp (params.affine: a, b, c, x_zero,
+// y_zero), |u| below 2^30:
+//   offsets: u = x[i] * a + y[i]               (y: f32, ADD and SUB of a pattern)
+//   slopes:  u = (x[i] - x_zero) * y[i] + c    (y: f32, MUL by a pattern)
+//   sum:     u = x[i] * a + (y[i] * b + c)     (y: bytes, ADD and SUB)
+//   product: u = (x[i] - x_zero) * (y[i] - y_zero) * a + c   (y: bytes, MUL)
+// One step instead of dequantize, op, divide and add, but not exact by
+// itself: kernels/affine_check.hpp runs it on every input it can meet
+// against the exact kernel first.
+struct AffineKernels {
+    QuantBinaryFn offsets = nullptr, slopes = nullptr, sum = nullptr, product = nullptr;
 };
 struct QuantBinaryKernels {
     // v: bytes, s: one byte, f: dequantized f32 (x first, then y).
@@ -86,18 +102,7 @@ struct QuantBinaryKernels {
     // row that params.row computes per call (exact by construction). Null
     // where the CPU has no fast byte lookup.
     QuantBinaryFn vs_row = nullptr, sv_row = nullptr;
-    // The quantized result of an op linear in its byte operand x, whose
-    // other operand is a pattern c (y, f32 coefficients, one per element):
-    // round(clamp(u, lo + zp, hi + zp)), the output's zero point zp held by
-    // the coefficients, u in one fused multiply-add where the ISA has one:
-    //   affine_offsets: u = x[i] * affine.scalar + c[i] (ADD, SUB),
-    //   affine_slopes:  u = (x[i] - affine.zero_point) * c[i] + affine.scalar
-    //                   (MUL),
-    // |u| below 2^30. In one step instead of dequantize, op, divide and add,
-    // but not exact by itself: exec/fused_execute.cpp uses them on a line
-    // only after checking them against the exact kernel on every byte and
-    // coefficient the line can meet.
-    QuantBinaryFn affine_offsets = nullptr, affine_slopes = nullptr;
+    AffineKernels affine;
 };
 
 // The portable kernels for u8 or i8; nullptr for any other dtype.

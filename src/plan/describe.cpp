@@ -25,7 +25,8 @@ std::string pattern_json(std::size_t period, bool x) {
 std::string plan_fields(const Plan& p) {
     if (p.quantized) {  // dequantize, the op in f32, quantize: block by block
         const FusedPlan& q = *p.quantized;
-        std::string s = layout_json(p) + ",\"kernel\":\"quantized\",\"requantize\":\"divide\"" +
+        std::string s = layout_json(p) + ",\"kernel\":\"quantized\",\"requantize\":" +
+                        (q.affine_pairs ? "\"checked affine\"" : "\"divide\"") +
                         ",\"in_registers\":" + (q.quant_binary ? "true" : "false") + kernel_op_json(p) +
                         ",\"elements_per_call\":" + std::to_string(q.block) +
                         ",\"streaming_stores\":" + (p.stream ? "true" : "false");
@@ -33,7 +34,7 @@ std::string plan_fields(const Plan& p) {
             if (q.leaf_period[l] > 0) s += pattern_json(q.leaf_period[l], l == 0);
         }
         // Lines this long run the affine kernel where it checks out exact.
-        if (q.quant_affine) s += ",\"checked_affine_from\":" + std::to_string(q.affine_min_line);
+        if (q.affine_min_line > 0) s += ",\"checked_affine_from\":" + std::to_string(q.affine_min_line);
         return s;
     }
     std::string s = layout_json(p) + ",\"kernel\":" + quoted(inner_kind_name(p.kind, p.num_reads)) +

@@ -3,6 +3,7 @@
 #include "core/checked.hpp"
 #include "core/error.hpp"
 #include "core/op_checks.hpp"
+#include "kernels/affine_check.hpp"
 #include "kernels/dispatch.hpp"
 #include "rules/rules.hpp"
 
@@ -382,36 +383,43 @@ void choose_chain(FusedPlan& p) {
     p.chain_links = chain;
 }
 
-// Each line must be this many times the check's 256 x period elements
-// long: the check then costs a few percent of the line.
-constexpr std::size_t kAffineLinePerCheck = 32;
+// Each line must be this many times its check's elements (256 x the
+// pattern's period) long: the check then costs a few percent of the line.
+// Pairs are checked at planning (65,536 of them) where the op is this many
+// times longer.
+constexpr std::size_t kAffinePerCheck = 32;
 
-// The affine kernel for a quantized ADD, SUB or MUL of bytes and a pattern
-// (FusedPlan::quant_affine), where the block holds a whole period.
+// The affine kernels of a quantized ADD, SUB or MUL (kernels/quantize.hpp):
+// over bytes and a pattern, for the lines to check (FusedPlan::affine),
+// where the block holds a whole period; over two byte operands, checked
+// now.
 void choose_affine(FusedPlan& p, const kernels::QuantBinaryKernels& k) {
     const Step& step = p.steps[0];
     const std::size_t x = step.operands[0].index, y = step.operands[1].index;
-    const bool pattern_x = p.leaf_period[x] > 0;
-    const std::size_t bytes = pattern_x ? y : x, pattern = pattern_x ? x : y;
-    AffineForm form = AffineForm::kNone;
-    kernels::QuantBinaryFn affine = k.affine_offsets;
-    switch (step.kernel_op) {
-        case BCAST_OP_ADD: form = AffineForm::kAdd; break;
-        case BCAST_OP_SUB: form = pattern_x ? AffineForm::kSubtractFromPattern : AffineForm::kSubtractPattern; break;
-        case BCAST_OP_MUL: form = AffineForm::kMultiply, affine = k.affine_slopes; break;
-        default: return;
-    }
-    const std::size_t period = p.leaf_period[pattern];
-    if (affine == nullptr || p.block < period || step.slot == kNoSlot ||
-        p.slot_bytes < (p.block + period) * sizeof(float)) {
+    const bcast_opcode op = step.kernel_op;
+    if (op != BCAST_OP_ADD && op != BCAST_OP_SUB && op != BCAST_OP_MUL) return;
+    if (p.leaf_period[x] == 0 && p.leaf_period[y] == 0) {
+        uint64_t elems = 1;  // the plan's, not counted yet (set_walk)
+        for (std::size_t l = 0; l < p.nest.num_loops && elems < kAffinePerCheck * 65536; ++l) {
+            if (__builtin_mul_overflow(elems, static_cast<uint64_t>(p.nest.loops[l].extent), &elems)) break;
+        }
+        if (p.leaf_scalar[x] || p.leaf_scalar[y] || elems < kAffinePerCheck * 65536) return;
+        if (const kernels::QuantBinaryFn fn =
+                kernels::checked_affine_pairs(op, k.affine, p.quant_binary, p.quant_binary_params)) {
+            p.quant_binary = fn;
+            p.affine_pairs = true;
+        }
         return;
     }
-    p.quant_affine = affine;
-    p.affine_form = form;
+    const bool pattern_x = p.leaf_period[x] > 0;
+    const std::size_t bytes = pattern_x ? y : x, pattern = pattern_x ? x : y;
+    const std::size_t period = p.leaf_period[pattern];
+    if (p.block < period || step.slot == kNoSlot || p.slot_bytes < (p.block + period) * sizeof(float)) return;
+    p.affine = k.affine;
     p.affine_bytes_leaf = bytes;
     p.affine_pattern_leaf = pattern;
     p.affine_slot = step.slot;
-    p.affine_min_line = kAffineLinePerCheck * 256 * period;
+    p.affine_min_line = kAffinePerCheck * 256 * period;
 }
 
 // The register kernel of a quantized binary op: one step over two
@@ -445,7 +453,7 @@ void choose_quant_binary(FusedPlan& p) {
     p.quant_binary_params = {p.leaf_quant[x], p.leaf_quant[y], p.out_quant, p.quant_binary};
     const kernels::QuantBinaryFn row = p.leaf_scalar[x] ? k.sv_row : p.leaf_scalar[y] ? k.vs_row : nullptr;
     if (row) p.quant_binary = row;
-    if (p.quant_binary && pattern) choose_affine(p, k);
+    if (p.quant_binary && !row) choose_affine(p, k);
     // Without a pattern nothing goes through slots: a line runs in one call
     // (a table row is built once per line, not once per block).
     if (p.quant_binary && !pattern) p.block = std::size_t{1} << 30;

@@ -49,16 +49,6 @@ struct Source {
 };
 
 // How a step runs on a block, fixed once the loop nest is known.
-// How a quantized binary op's f32 result depends on its byte operand's
-// value v, given the pattern's value f: alpha(f) * v + beta(f).
-enum class AffineForm : unsigned char {
-    kNone,
-    kAdd,                  // v + f (or f + v)
-    kSubtractPattern,      // v - f
-    kSubtractFromPattern,  // f - v
-    kMultiply,             // v * f (or f * v)
-};
-
 enum class Call : unsigned char {
     kBinary,   // `binary`: vv, vs, sv, or an exchanged op's vs, operands swapped
     kUnary,    // `unary`: copy or fill
@@ -114,17 +104,17 @@ struct FusedPlan : Layout {
     // in one kernel per block (kernels/quantize.hpp).
     kernels::QuantBinaryFn quant_binary = nullptr;
     kernels::QuantBinaryParams quant_binary_params{};
-    // Where that op is linear in its byte operand and the other is a
-    // pattern: an affine kernel (kernels/quantize.hpp), run on a line of at
-    // least affine_min_line elements once fused_execute.cpp has checked it
-    // against quant_binary for every byte and pattern entry. Its pattern of
-    // coefficients takes the slot the register kernel leaves unused (the
-    // step's).
-    kernels::QuantBinaryFn quant_affine = nullptr;
-    AffineForm affine_form = AffineForm::kNone;
+    // Where that op is ADD, SUB or MUL of bytes and a pattern: the affine
+    // kernels (kernels/affine_check.hpp), which a line of at least
+    // affine_min_line elements runs where they check out exact for its
+    // pattern; the pattern's coefficients take the slot the register kernel
+    // leaves unused (the step's). Where both operands are bytes, the check
+    // ran at planning: quant_binary is the affine kernel (affine_pairs).
+    kernels::AffineKernels affine{};
     std::size_t affine_bytes_leaf = 0, affine_pattern_leaf = 0;
     std::size_t affine_slot = kNoSlot;
-    std::size_t affine_min_line = 0;
+    std::size_t affine_min_line = 0;  // 0: none
+    bool affine_pairs = false;
     std::array<Step, kMaxSteps> steps{};
     std::size_t num_steps = 0;  // the last one writes the output
 

@@ -254,21 +254,29 @@ TEST_CASE("every ISA's quantized register kernels give dequantize, the f32 op, q
     }
 }
 
-TEST_CASE("every ISA's affine kernels round, saturate and clamp x * a + b", "[quant][simd][bit-for-bit]") {
+TEST_CASE("every ISA's affine kernels round, saturate and clamp their u", "[quant][simd][bit-for-bit]") {
     // Coefficients whose products and sums are exact in f32 (eighths and
-    // sixteenths), so a fused and an unfused multiply-add agree and the
+    // sixteenths), so fused and unfused multiply-adds agree and the
     // reference computes u exactly in double: ties (.5) round to even,
-    // values beyond the byte range saturate (2^20 x a byte reaches 2^28,
-    // inside the kernels' 2^30 promise), and an output clamp narrows.
+    // values beyond the byte range saturate (set 2 scales the slopes up to
+    // 2^18 or 2^12, inside the kernels' 2^30 promise), and an output clamp
+    // narrows (set 3).
+    enum Kind { kOffsets, kSlopes, kSum, kProduct };
     std::mt19937 rng(11);
+    const auto eighths = [&](float scale) { return scale * static_cast<float>(static_cast<int>(rng() % 33) - 16) / 8.0f; };
+    const auto sixteenths = [&] { return static_cast<float>(static_cast<int>(rng() % 8192) - 4096) / 16.0f; };
     for (const std::string& isa : host_isas()) {
         for (bool i8 : {false, true}) {
             const bcast_dtype dt = i8 ? BCAST_DTYPE_I8 : BCAST_DTYPE_U8;
             const int32_t qmin = i8 ? -128 : 0;
-            const QuantBinaryKernels k = bcast::kernels::isa_quant_binary_kernels(isa.c_str(), BCAST_OP_ADD, dt);
-            for (bool slopes : {false, true}) {
-                const QuantBinaryFn kernel = slopes ? k.affine_slopes : k.affine_offsets;
-                INFO(isa << " i8=" << i8 << " slopes=" << slopes);
+            const auto value = [&](unsigned char b) { return i8 ? static_cast<double>(static_cast<signed char>(b)) : b; };
+            const bcast::kernels::AffineKernels k =
+                bcast::kernels::isa_quant_binary_kernels(isa.c_str(), BCAST_OP_ADD, dt).affine;
+            for (Kind kind : {kOffsets, kSlopes, kSum, kProduct}) {
+                const QuantBinaryFn kernel = kind == kOffsets ? k.offsets : kind == kSlopes ? k.slopes
+                                             : kind == kSum   ? k.sum      : k.product;
+                const bool floats = kind == kOffsets || kind == kSlopes;
+                INFO(isa << " i8=" << i8 << " kind " << kind);
                 REQUIRE(kernel != nullptr);
                 for (int set = 0; set < 4; ++set) {
                     QuantBinaryParams p;
@@ -278,34 +286,36 @@ TEST_CASE("every ISA's affine kernels round, saturate and clamp x * a + b", "[qu
                         p.out.lo += 40.0f;
                         p.out.hi -= 60.0f;
                     }
-                    const float big = set == 2 ? 1048576.0f : 1.0f;
-                    p.affine.scalar = slopes ? static_cast<float>(zy)
-                                             : big * static_cast<float>(static_cast<int>(rng() % 33) - 16) / 8.0f;
-                    p.affine.zero_point = slopes ? qmin + static_cast<int32_t>(rng() % 256) : 0;
+                    const float big = set != 2 ? 1.0f : kind == kProduct ? 4096.0f : 262144.0f;
+                    p.affine.a = eighths(big);
+                    p.affine.b = eighths(big);
+                    p.affine.c = kind == kOffsets ? 0.0f : sixteenths();
+                    p.affine.x_zero = qmin + static_cast<int32_t>(rng() % 256);
+                    p.affine.y_zero = qmin + static_cast<int32_t>(rng() % 256);
                     for (std::size_t n : {std::size_t{1}, std::size_t{15}, std::size_t{16}, std::size_t{17},
                                           std::size_t{100}, std::size_t{1024}}) {
-                        std::vector<unsigned char> x(n);
+                        std::vector<unsigned char> x(n), y(n);
                         std::vector<float> c(n);
                         for (auto& b : x) b = static_cast<unsigned char>(rng());
-                        for (auto& v : c) {
-                            v = slopes ? big * static_cast<float>(static_cast<int>(rng() % 33) - 16) / 8.0f
-                                       : static_cast<float>(static_cast<int>(rng() % 8192) - 4096) / 16.0f;
-                        }
+                        for (auto& b : y) b = static_cast<unsigned char>(rng());
+                        for (auto& v : c) v = kind == kSlopes ? eighths(big) : sixteenths();
                         std::vector<unsigned char> want(n + 1, 0xAB), got(n + 1, 0xAB);
                         for (std::size_t i = 0; i < n; ++i) {
-                            const double q = i8 ? static_cast<signed char>(x[i]) : x[i];
-                            const double u = slopes ? (q - p.affine.zero_point) * c[i] + p.affine.scalar
-                                                    : q * p.affine.scalar + c[i];
+                            const double q = value(x[i]), v = value(y[i]);
+                            const double u = kind == kOffsets ? q * p.affine.a + c[i]
+                                             : kind == kSlopes ? (q - p.affine.x_zero) * c[i] + p.affine.c
+                                             : kind == kSum    ? q * p.affine.a + (v * p.affine.b + p.affine.c)
+                                                               : (q - p.affine.x_zero) * (v - p.affine.y_zero) * p.affine.a + p.affine.c;
                             const double lo = p.out.lo + zy, hi = p.out.hi + zy;
-                            const double r = std::min(hi, std::max(lo, std::nearbyint(u)));
-                            want[i] = static_cast<unsigned char>(static_cast<int>(r));
+                            want[i] = static_cast<unsigned char>(static_cast<int>(std::min(hi, std::max(lo, std::nearbyint(u)))));
                         }
-                        kernel(n, x.data(), c.data(), got.data(), p, bcast::kernels::Stores{false, false});
+                        const void* yp = floats ? static_cast<const void*>(c.data()) : y.data();
+                        kernel(n, x.data(), yp, got.data(), p, bcast::kernels::Stores{false, false});
                         INFO("set " << set << " n=" << n);
                         REQUIRE(want == got);  // the byte past the end untouched too
                         if (n % 64 == 0) {
                             alignas(64) unsigned char streamed[1024];
-                            kernel(n, x.data(), c.data(), streamed, p, bcast::kernels::Stores{true, false});
+                            kernel(n, x.data(), yp, streamed, p, bcast::kernels::Stores{true, false});
                             bcast::kernels::stream_fence();
                             REQUIRE(std::memcmp(streamed, want.data(), n) == 0);
                         }

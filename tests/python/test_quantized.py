@@ -432,6 +432,30 @@ def test_every_byte_pair_on_long_repeated_rows(lib, op, dtype):
                 assert '"checked_affine_from":524288' in q.describe(), q.describe()
 
 
+@pytest.mark.parametrize("dtype", ["u8", "i8"])
+@pytest.mark.parametrize("op", ["ADD", "SUB", "RSUB", "MUL"])
+def test_every_byte_pair_on_long_runs(lib, op, dtype):
+    """Both operands running over at least 32 x 65,536 elements: planning
+    checks the affine kernel on all 65,536 pairs and runs it only where it
+    agrees with the exact kernel (random parameters do, mostly; decimal
+    ones with ties often do not). Every pair 40 times, both ways round."""
+    rng = np.random.default_rng(abs(hash((op, dtype, "pairs"))) % 2**32)
+    x, y = all_pairs(dtype)
+    x = np.tile(np.broadcast_to(x, (256, 256)).ravel(), 40)
+    y = np.tile(np.broadcast_to(y, (256, 256)).ravel(), 40)
+    decimal = [((0.02, 3), (0.05, 7), (0.04, 5)), ((1 / 255, 0), (2 / 255, 10), (1 / 255, 128))]
+    affine = 0
+    for params in random_params(rng, dtype, 4) + [shift_params(p, dtype) for p in decimal]:
+        pa, pb, py = params
+        for a, b in ((x, y), (y, x)):
+            want = qdq(op, a, b, pa, pb, py, dtype)
+            q = QOp(lib, op, dtype, [pa, pb], py)
+            assert np.array_equal(q.run([a, b], np.empty(want.shape, NP_DT[dtype])), want), params
+            affine += '"requantize":"checked affine"' in q.describe()
+    if '"in_registers":true' in q.describe():  # not on the scalar kernel set
+        assert affine > 0
+
+
 @pytest.fixture
 def streaming(lib):
     """Every plan from here streams its stores (a tuning text for this host

@@ -235,43 +235,51 @@ void quant_binary(std::size_t n, const void* x, const void* y, void* outp, const
     std::memcpy(out + i, ot, n - i);
 }
 
-// The affine kernels (kernels/quantize.hpp): x bytes, y the pattern of
-// coefficients (kSlopes: a, else b).
-template <class Isa, class Q, bool kSlopes>
+// The affine kernels (kernels/quantize.hpp): x bytes; y a pattern of f32
+// coefficients (kOffsets, kSlopes) or bytes (kSum, kProduct).
+enum class AffineKind { kOffsets, kSlopes, kSum, kProduct };
+
+template <class Isa, class Q, AffineKind Kind>
 void quant_affine(std::size_t n, const void* x, const void* y, void* outp, const QuantBinaryParams& p,
                   Stores stores) {
     using A = typename Isa::arch;
     using F = xsimd::batch<float, A>;
     using I = xsimd::batch<int32_t, A>;
+    using Y = std::conditional_t<Kind == AffineKind::kSum || Kind == AffineKind::kProduct, Q, float>;
     constexpr std::size_t kLanes = F::size;
     const auto* in = static_cast<const Q*>(x);
-    const auto* pattern = static_cast<const float*>(y);
+    const auto* other = static_cast<const Y*>(y);
     auto* out = static_cast<Q*>(outp);
-    const F scalar(p.affine.scalar);
-    const I zero_point(p.affine.zero_point);
+    const F a(p.affine.a), b(p.affine.b), c(p.affine.c);
+    const I x_zero(p.affine.x_zero), y_zero(p.affine.y_zero);
     // The coefficients hold the output's zero point: the bounds move by it.
     QuantParams shifted = p.out;
     shifted.lo += static_cast<float>(p.out.zero_point);
     shifted.hi += static_cast<float>(p.out.zero_point);
     shifted.zero_point = 0;
     const QuantOut<A> o(shifted);
-    const auto quotient = [&](const Q* q, const float* c) {
-        if constexpr (kSlopes) {
-            return MulAdd<A>::of(xsimd::batch_cast<float>(ByteLanes<A>::widen(q) - zero_point), F::load_unaligned(c),
-                                 scalar);
+    const auto quotient = [&](const Q* q, const Y* v) {
+        if constexpr (Kind == AffineKind::kOffsets) {
+            return MulAdd<A>::of(xsimd::batch_cast<float>(ByteLanes<A>::widen(q)), a, F::load_unaligned(v));
+        } else if constexpr (Kind == AffineKind::kSlopes) {
+            return MulAdd<A>::of(xsimd::batch_cast<float>(ByteLanes<A>::widen(q) - x_zero), F::load_unaligned(v), c);
+        } else if constexpr (Kind == AffineKind::kSum) {
+            return MulAdd<A>::of(xsimd::batch_cast<float>(ByteLanes<A>::widen(q)), a,
+                                 MulAdd<A>::of(xsimd::batch_cast<float>(ByteLanes<A>::widen(v)), b, c));
         } else {
-            return MulAdd<A>::of(xsimd::batch_cast<float>(ByteLanes<A>::widen(q)), scalar, F::load_unaligned(c));
+            const I product = (ByteLanes<A>::widen(q) - x_zero) * (ByteLanes<A>::widen(v) - y_zero);
+            return MulAdd<A>::of(xsimd::batch_cast<float>(product), a, c);
         }
     };
     const std::size_t i = store_quantized<true>(0, n, out, o, stores.stream,
-                                                [&](std::size_t k) { return quotient(in + k, pattern + k); });
+                                                [&](std::size_t k) { return quotient(in + k, other + k); });
     if (i == n) return;
     // The tail as one more step on copies, as quant_binary's.
     Q qt[kLanes] = {}, ot[kLanes];
-    float ct[kLanes] = {};
+    Y vt[kLanes] = {};
     std::memcpy(qt, in + i, n - i);
-    std::memcpy(ct, pattern + i, (n - i) * sizeof(float));
-    ByteLanes<A>::narrow(ot, o.finish(quotient(qt, ct)));
+    std::memcpy(vt, other + i, (n - i) * sizeof(Y));
+    ByteLanes<A>::narrow(ot, o.finish(quotient(qt, vt)));
     std::memcpy(out + i, ot, n - i);
 }
 
@@ -285,8 +293,10 @@ QuantBinaryKernels quant_binary_kernels(bcast_dtype dtype) {
                                   &quant_binary<Isa, Q, Op, F, V>,
                                   nullptr,
                                   nullptr,
-                                  &quant_affine<Isa, Q, false>,
-                                  &quant_affine<Isa, Q, true>};
+                                  {&quant_affine<Isa, Q, AffineKind::kOffsets>,
+                                   &quant_affine<Isa, Q, AffineKind::kSlopes>,
+                                   &quant_affine<Isa, Q, AffineKind::kSum>,
+                                   &quant_affine<Isa, Q, AffineKind::kProduct>}};
     };
     switch (dtype) {
         case BCAST_DTYPE_U8: return kernels(uint8_t{});

@@ -1,0 +1,123 @@
+#include "kernels/affine_check.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace bcast::kernels {
+namespace {
+
+// Elements per kernel call of a check: its buffers live on the stack.
+constexpr std::size_t kChunk = 1024;
+// |u| bound the coefficients keep, below the kernels' 2^30 after rounding.
+constexpr double kBound = 1 << 29;
+
+// Whether `affine` gives `exact`'s bytes on every chunk `fill` makes:
+// fill(k, x, y) writes chunk k's byte operand x (and for pairs the other
+// byte operand y) and returns its length (0: no more). A pattern's exact
+// kernel reads `pattern` beside x, the affine kernel `coeffs` (both null
+// for pairs: y).
+template <class Fill>
+bool same_bytes(QuantBinaryFn exact, QuantBinaryFn affine, const QuantBinaryParams& params, bool bytes_first,
+                const void* pattern, const void* coeffs, const Fill& fill) {
+    alignas(64) unsigned char x[kChunk], y[kChunk], want[kChunk], got[kChunk];
+    const void* exact_y = pattern != nullptr ? pattern : y;
+    const void* affine_y = coeffs != nullptr ? coeffs : y;
+    const Stores cached{false, false};
+    for (std::size_t k = 0;; ++k) {
+        const std::size_t n = fill(k, x, y);
+        if (n == 0) return true;
+        exact(n, bytes_first ? x : exact_y, bytes_first ? exact_y : x, want, params, cached);
+        affine(n, x, affine_y, got, params, cached);
+        if (std::memcmp(want, got, n) != 0) return false;
+    }
+}
+
+// The quotient's scale 1 / out_scale, in double.
+double over(const QuantBinaryParams& p) { return 1.0 / static_cast<double>(p.out.scale); }
+
+}  // namespace
+
+QuantBinaryFn checked_affine_pairs(bcast_opcode op, const AffineKernels& k, QuantBinaryFn exact,
+                                   QuantBinaryParams& params) {
+    QuantBinaryParams p = params;
+    const double sx = p.x.scale, sy = p.y.scale, zx = p.x.zero_point, zy = p.y.zero_point;
+    const double r = over(p), zo = p.out.zero_point;
+    QuantBinaryFn affine = nullptr;
+    double bound = 0;
+    if (op == BCAST_OP_ADD || op == BCAST_OP_SUB) {
+        // (sx (x - zx) +- sy (y - zy)) r + zo
+        const double sign = op == BCAST_OP_ADD ? 1.0 : -1.0;
+        affine = k.sum;
+        p.affine.a = static_cast<float>(sx * r);
+        p.affine.b = static_cast<float>(sign * sy * r);
+        p.affine.c = static_cast<float>((-sx * zx - sign * sy * zy) * r + zo);
+        bound = 256.0 * (std::fabs(p.affine.a) + std::fabs(p.affine.b)) + std::fabs(p.affine.c);
+    } else if (op == BCAST_OP_MUL) {
+        // sx sy (x - zx)(y - zy) r + zo
+        affine = k.product;
+        p.affine.a = static_cast<float>(sx * sy * r);
+        p.affine.c = static_cast<float>(zo);
+        p.affine.x_zero = p.x.zero_point;
+        p.affine.y_zero = p.y.zero_point;
+        bound = 65536.0 * std::fabs(p.affine.a) + std::fabs(p.affine.c);
+    }
+    if (affine == nullptr || !(bound < kBound)) return nullptr;
+    // x: every byte, four times per chunk; y: four bytes, each 256 times.
+    const auto pairs = [](std::size_t c, unsigned char* x, unsigned char* y) -> std::size_t {
+        if (c == 256 / 4) return 0;
+        for (std::size_t i = 0; i < kChunk; ++i) {
+            x[i] = static_cast<unsigned char>(i);
+            y[i] = static_cast<unsigned char>(c * 4 + i / 256);
+        }
+        return kChunk;
+    };
+    const bool exact_pairs = same_bytes(exact, affine, p, true, nullptr, nullptr, pairs);
+    if (!exact_pairs) return nullptr;
+    params = p;
+    return affine;
+}
+
+QuantBinaryFn affine_pattern_coefficients(bcast_opcode op, bool bytes_first, const AffineKernels& k,
+                                          const float* row, std::size_t period, QuantBinaryParams& params,
+                                          float* coeffs) {
+    const QuantParams& q = bytes_first ? params.x : params.y;
+    const double r = over(params), zo = params.out.zero_point, s = q.scale, z = q.zero_point;
+    if (op == BCAST_OP_MUL) {  // (x - z) s f r + zo
+        params.affine.x_zero = q.zero_point;
+        params.affine.c = static_cast<float>(zo);
+        for (std::size_t i = 0; i < period; ++i) {
+            coeffs[i] = static_cast<float>(s * row[i] * r);
+            if (!(512.0 * std::fabs(coeffs[i]) + std::fabs(params.affine.c) < kBound)) return nullptr;
+        }
+        return k.slopes;
+    }
+    if (op != BCAST_OP_ADD && op != BCAST_OP_SUB) return nullptr;
+    // (alpha s (x - z) + beta f) r + zo: x - f, f - x or x + f
+    const double alpha = op == BCAST_OP_SUB && !bytes_first ? -1.0 : 1.0;
+    const double beta = op == BCAST_OP_SUB && bytes_first ? -1.0 : 1.0;
+    params.affine.a = static_cast<float>(alpha * s * r);
+    for (std::size_t i = 0; i < period; ++i) {
+        coeffs[i] = static_cast<float>((beta * row[i] - alpha * s * z) * r + zo);
+        if (!(256.0 * std::fabs(params.affine.a) + std::fabs(coeffs[i]) < kBound)) return nullptr;
+    }
+    return k.offsets;
+}
+
+bool affine_pattern_exact(QuantBinaryFn exact, QuantBinaryFn affine, const QuantBinaryParams& params,
+                          bool bytes_first, const float* pattern, const float* coeffs, std::size_t period,
+                          std::size_t block) {
+    // Whole periods per call, every byte value once per entry.
+    const std::size_t per_call = std::min(block, kChunk) / period;
+    if (per_call == 0) return false;
+    const auto bytes = [&](std::size_t c, unsigned char* x, unsigned char*) -> std::size_t {
+        const std::size_t first = c * per_call;
+        if (first >= 256) return 0;
+        const std::size_t values = std::min(per_call, 256 - first);
+        for (std::size_t j = 0; j < values; ++j) std::memset(x + j * period, static_cast<int>(first + j), period);
+        return values * period;
+    };
+    return same_bytes(exact, affine, params, bytes_first, pattern, coeffs, bytes);
+}
+
+}  // namespace bcast::kernels
