@@ -401,7 +401,9 @@ void choose_affine(FusedPlan& p, const kernels::QuantBinaryKernels& k) {
     if (p.leaf_period[x] == 0 && p.leaf_period[y] == 0) {
         uint64_t elems = 1;  // the plan's, not counted yet (set_walk)
         for (std::size_t l = 0; l < p.nest.num_loops && elems < kAffinePerCheck * 65536; ++l) {
-            if (__builtin_mul_overflow(elems, static_cast<uint64_t>(p.nest.loops[l].extent), &elems)) break;
+            if (__builtin_mul_overflow(elems, static_cast<uint64_t>(p.nest.loops[l].extent), &elems)) {
+                elems = UINT64_MAX;
+            }
         }
         if (p.leaf_scalar[x] || p.leaf_scalar[y] || elems < kAffinePerCheck * 65536) return;
         if (const kernels::QuantBinaryFn fn =

@@ -2,6 +2,7 @@
 // and the portable ones against a reference written here from ONNX's
 // operator text (double-checked arithmetic, not the kernels' code).
 #include "kernel_test_data.hpp"
+#include "kernels/affine_check.hpp"
 #include "kernels/dispatch.hpp"
 #include "kernels/quantize.hpp"
 
@@ -15,6 +16,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 using bcast::kernels::QuantBinaryFn;
@@ -259,7 +261,7 @@ TEST_CASE("every ISA's affine kernels round, saturate and clamp their u", "[quan
     // sixteenths), so fused and unfused multiply-adds agree and the
     // reference computes u exactly in double: ties (.5) round to even,
     // values beyond the byte range saturate (set 2 scales the slopes up to
-    // 2^18 or 2^12, inside the kernels' 2^30 promise), and an output clamp
+    // 2^18, 2^12 or 2^10, inside the kernels' 2^30 promise), and an output clamp
     // narrows (set 3).
     enum Kind { kOffsets, kSlopes, kSum, kProduct };
     std::mt19937 rng(11);
@@ -286,7 +288,8 @@ TEST_CASE("every ISA's affine kernels round, saturate and clamp their u", "[quan
                         p.out.lo += 40.0f;
                         p.out.hi -= 60.0f;
                     }
-                    const float big = set != 2 ? 1.0f : kind == kProduct ? 4096.0f : 262144.0f;
+                    // (the sum's y * b + c stays below 2^20: its sixteenths exact)
+                    const float big = set != 2 ? 1.0f : kind == kProduct ? 4096.0f : kind == kSum ? 1024.0f : 262144.0f;
                     p.affine.a = eighths(big);
                     p.affine.b = eighths(big);
                     p.affine.c = kind == kOffsets ? 0.0f : sixteenths();
@@ -320,6 +323,46 @@ TEST_CASE("every ISA's affine kernels round, saturate and clamp their u", "[quan
                             REQUIRE(std::memcmp(streamed, want.data(), n) == 0);
                         }
                     }
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("the affine forms' coefficients pass their check where they are exact", "[quant][simd]") {
+    // Powers of two for every scale and small zero points: every coefficient
+    // and every u is exact in f32, so each form must pass its check and be
+    // chosen (a wrong sign, scale or zero point in the coefficients fails it
+    // and the exact kernel would run, unseen by the result tests).
+    for (const std::string& isa : host_isas()) {
+        for (bool i8 : {false, true}) {
+            const bcast_dtype dt = i8 ? BCAST_DTYPE_I8 : BCAST_DTYPE_U8;
+            const int32_t shift = i8 ? -128 : 0;
+            for (bcast_opcode op : {BCAST_OP_ADD, BCAST_OP_SUB, BCAST_OP_MUL}) {
+                INFO(isa << " i8=" << i8 << " op " << op);
+                const QuantBinaryKernels k = bcast::kernels::isa_quant_binary_kernels(isa.c_str(), op, dt);
+                QuantBinaryParams p;
+                p.x = params(0.25f, 3 + shift, i8);
+                p.y = params(0.5f, 250 + shift, i8);
+                p.out = params(op == BCAST_OP_MUL ? 8.0f : 0.125f, 128 + shift, i8);
+                QuantBinaryParams pairs = p;
+                REQUIRE(bcast::kernels::checked_affine_pairs(op, k.affine, k.vv, pairs) != nullptr);
+                // A row of 64 entries beside bytes, both ways round.
+                std::vector<float> row(64 + 1024), coeffs(64 + 1024);
+                for (std::size_t i = 0; i < 64; ++i) {
+                    row[i] = bcast::kernels::dequantize_one(static_cast<int32_t>(i * 4) + shift, p.y);
+                }
+                for (std::size_t i = 64; i < row.size(); ++i) row[i] = row[i % 64];
+                for (bool bytes_first : {true, false}) {
+                    QuantBinaryParams q = p;
+                    if (!bytes_first) std::swap(q.x, q.y);
+                    const QuantBinaryFn affine = bcast::kernels::affine_pattern_coefficients(
+                        op, bytes_first, k.affine, row.data(), 64, q, coeffs.data());
+                    REQUIRE(affine != nullptr);
+                    for (std::size_t i = 64; i < coeffs.size(); ++i) coeffs[i] = coeffs[i % 64];
+                    const QuantBinaryFn exact = bytes_first ? k.vf : k.fv;
+                    CHECK(bcast::kernels::affine_pattern_exact(exact, affine, q, bytes_first, row.data(),
+                                                               coeffs.data(), 64, 1024));
                 }
             }
         }

@@ -430,6 +430,13 @@ def test_every_byte_pair_on_long_repeated_rows(lib, op, dtype):
             assert np.array_equal(out, want), (params, x.shape, "tasks")
             if '"in_registers":true' in q.describe():  # not on the scalar kernel set
                 assert '"checked_affine_from":524288' in q.describe(), q.describe()
+        # A row per outer index: each line lays out and checks its own.
+        a = varying[:16384].reshape(2, 8192, 64)
+        rows = rng.integers(lo, hi + 1, (2, 1, 64)).astype(NP_DT[dtype])
+        for x, y in ((a, rows), (rows, a)):
+            want = qdq(op, x, y, pa, pb, py, dtype)
+            got = QOp(lib, op, dtype, [pa, pb], py).run([x, y], np.empty(want.shape, NP_DT[dtype]))
+            assert np.array_equal(got, want), (params, x.shape, "a row per line")
 
 
 @pytest.mark.parametrize("dtype", ["u8", "i8"])
