@@ -399,13 +399,8 @@ void choose_affine(FusedPlan& p, const kernels::QuantBinaryKernels& k) {
     const bcast_opcode op = step.kernel_op;
     if (op != BCAST_OP_ADD && op != BCAST_OP_SUB && op != BCAST_OP_MUL) return;
     if (p.leaf_period[x] == 0 && p.leaf_period[y] == 0) {
-        uint64_t elems = 1;  // the plan's, not counted yet (set_walk)
-        for (std::size_t l = 0; l < p.nest.num_loops && elems < kAffinePerCheck * 65536; ++l) {
-            if (__builtin_mul_overflow(elems, static_cast<uint64_t>(p.nest.loops[l].extent), &elems)) {
-                elems = UINT64_MAX;
-            }
-        }
-        if (p.leaf_scalar[x] || p.leaf_scalar[y] || elems < kAffinePerCheck * 65536) return;
+        if (p.leaf_scalar[x] || p.leaf_scalar[y]) return;
+        if (static_cast<uint64_t>(element_count(p.out)) < kAffinePerCheck * 65536) return;
         if (const kernels::QuantBinaryFn fn =
                 kernels::checked_affine_pairs(op, k.affine, p.quant_binary, p.quant_binary_params)) {
             p.quant_binary = fn;
@@ -452,7 +447,7 @@ void choose_quant_binary(FusedPlan& p) {
     const kernels::QuantBinaryFn by_reads[3][3] = {
         {k.vv, k.vs, k.vf}, {k.sv, nullptr, nullptr}, {k.fv, nullptr, nullptr}};
     p.quant_binary = by_reads[read(x)][read(y)];
-    p.quant_binary_params = {p.leaf_quant[x], p.leaf_quant[y], p.out_quant, p.quant_binary};
+    p.quant_binary_params = {p.leaf_quant[x], p.leaf_quant[y], p.out_quant, p.quant_binary, {}};
     const kernels::QuantBinaryFn row = p.leaf_scalar[x] ? k.sv_row : p.leaf_scalar[y] ? k.vs_row : nullptr;
     if (row) p.quant_binary = row;
     if (p.quant_binary && !row) choose_affine(p, k);

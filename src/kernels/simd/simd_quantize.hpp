@@ -122,6 +122,26 @@ std::size_t store_quantized(std::size_t i, std::size_t n, Q* out, const QuantOut
     return i;
 }
 
+// Elements [i, n) (fewer than a batch) as one more batch on copies of the
+// operands (the same lanes, no scalar path): quotient(xc, yc) gives the
+// batch from copies that start at element i; an operand whose element size
+// is 0 (a constant) is read in place.
+template <class A, class Q, class Quotient>
+void store_tail(std::size_t i, std::size_t n, Q* out, const QuantOut<A>& o, const void* x, std::size_t x_elem,
+                const void* y, std::size_t y_elem, const Quotient& quotient) {
+    if (i == n) return;
+    constexpr std::size_t kLanes = xsimd::batch<float, A>::size;
+    alignas(64) unsigned char xt[kLanes * sizeof(float)] = {}, yt[kLanes * sizeof(float)] = {};
+    Q ot[kLanes];
+    const auto copy = [&](unsigned char* to, const void* from, std::size_t elem) -> const void* {
+        if (elem == 0) return from;
+        std::memcpy(to, static_cast<const unsigned char*>(from) + i * elem, (n - i) * elem);
+        return to;
+    };
+    ByteLanes<A>::narrow(ot, o.finish(quotient(copy(xt, x, x_elem), copy(yt, y, y_elem))));
+    std::memcpy(out + i, ot, n - i);
+}
+
 template <class Isa, class Q>
 void dequantize(std::size_t n, const void* q, std::ptrdiff_t stride, float* out,
                 const QuantParams& p) {
@@ -214,25 +234,13 @@ void quant_binary(std::size_t n, const void* x, const void* y, void* outp, const
                   Stores stores) {
     using Step = QuantBinaryStep<Isa, Q, Op, XKind, YKind>;
     using A = typename Isa::arch;
-    constexpr std::size_t kLanes = Step::F::size;
     auto* out = static_cast<Q*>(outp);
     const Step step(p, x, y);
     const QuantOut<A> o(p.out);
     const std::size_t i =
         store_quantized(0, n, out, o, stores.stream, [&](std::size_t k) { return step(x, y, k); });
-    if (i == n) return;
-    // The tail as one more step on copies (the same lanes, no scalar path).
-    alignas(64) unsigned char xt[kLanes * sizeof(float)] = {}, yt[kLanes * sizeof(float)] = {};
-    Q ot[kLanes];
-    const auto copy = [&](unsigned char* to, const void* from, std::size_t elem) -> const void* {
-        if (elem == 0) return from;
-        std::memcpy(to, static_cast<const unsigned char*>(from) + i * elem, (n - i) * elem);
-        return to;
-    };
-    const void* xc = copy(xt, x, QuantInput<Isa, Q, XKind>::kElemBytes);
-    const void* yc = copy(yt, y, QuantInput<Isa, Q, YKind>::kElemBytes);
-    ByteLanes<A>::narrow(ot, o.finish(step(xc, yc, 0)));
-    std::memcpy(out + i, ot, n - i);
+    store_tail(i, n, out, o, x, QuantInput<Isa, Q, XKind>::kElemBytes, y, QuantInput<Isa, Q, YKind>::kElemBytes,
+               [&](const void* xc, const void* yc) { return step(xc, yc, 0); });
 }
 
 // The affine kernels (kernels/quantize.hpp): x bytes; y a pattern of f32
@@ -246,7 +254,6 @@ void quant_affine(std::size_t n, const void* x, const void* y, void* outp, const
     using F = xsimd::batch<float, A>;
     using I = xsimd::batch<int32_t, A>;
     using Y = std::conditional_t<Kind == AffineKind::kSum || Kind == AffineKind::kProduct, Q, float>;
-    constexpr std::size_t kLanes = F::size;
     const auto* in = static_cast<const Q*>(x);
     const auto* other = static_cast<const Y*>(y);
     auto* out = static_cast<Q*>(outp);
@@ -273,14 +280,9 @@ void quant_affine(std::size_t n, const void* x, const void* y, void* outp, const
     };
     const std::size_t i = store_quantized<true>(0, n, out, o, stores.stream,
                                                 [&](std::size_t k) { return quotient(in + k, other + k); });
-    if (i == n) return;
-    // The tail as one more step on copies, as quant_binary's.
-    Q qt[kLanes] = {}, ot[kLanes];
-    Y vt[kLanes] = {};
-    std::memcpy(qt, in + i, n - i);
-    std::memcpy(vt, other + i, (n - i) * sizeof(Y));
-    ByteLanes<A>::narrow(ot, o.finish(quotient(qt, vt)));
-    std::memcpy(out + i, ot, n - i);
+    store_tail(i, n, out, o, x, sizeof(Q), y, sizeof(Y), [&](const void* xc, const void* yc) {
+        return quotient(static_cast<const Q*>(xc), static_cast<const Y*>(yc));
+    });
 }
 
 template <class Isa, class Op>
