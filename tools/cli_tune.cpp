@@ -295,17 +295,18 @@ private:
     }
 
     // The least work per task, on the pool: the geometric mean over small
-    // to middling ops.
+    // to middling ops, from one that a small value splits too finely
+    // (192 KiB) to one that every value splits.
     void task_size(int steps) {
         begin("task_min_bytes", steps);
         std::vector<Workload> w;
-        for (uint64_t s : {uint64_t{384} << 10, uint64_t{1536} << 10, uint64_t{6} << 20}) {
+        for (uint64_t s : {uint64_t{192} << 10, uint64_t{384} << 10, uint64_t{1536} << 10, uint64_t{6} << 20}) {
             w.push_back(Workload::add_same(s));
         }
         std::vector<uint64_t> cands;
         std::vector<std::string> texts;
         for (uint64_t b : {uint64_t{32} << 10, uint64_t{64} << 10, uint64_t{128} << 10,
-                           uint64_t{512} << 10, uint64_t{1} << 20}) {
+                           uint64_t{256} << 10, uint64_t{512} << 10, uint64_t{1} << 20}) {
             if (b == builtin_.task_min_bytes) continue;
             Tuning t = tuned_;
             t.task_min_bytes = b;
