@@ -103,8 +103,8 @@ Builtin builtin_tuning(const kernels::cpu::CpuFeatures& f) {
     t.chain = Prefetch{hint, 4096};
     t.nt_min_bytes_1t = one_thread_threshold();
     t.nt_min_bytes_nt = split_threshold(t.nt_min_bytes_1t);
-    // Ops split from 256 KiB moved: two tasks of 128 KiB or more beat one
-    // on the Zen 5 and Emerald Rapids guests, two of 96 KiB lost
+    // Ops split from 256 KiB moved: two tasks of 144 KiB or more beat one
+    // where measured (Zen 5, Emerald Rapids), two of 96 KiB lost
     // (docs/kernels.md, "Tuning").
     t.task_min_bytes = 128 * 1024;
     return b;
