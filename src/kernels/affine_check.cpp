@@ -48,6 +48,17 @@ float ulps(float v, int k) {
     return v;
 }
 
+// Every (x, y) byte pair, chunk by chunk: x every byte, four times per
+// chunk; y four bytes, each 256 times.
+std::size_t byte_pairs(std::size_t c, unsigned char* x, unsigned char* y) {
+    if (c == 256 / 4) return 0;
+    for (std::size_t i = 0; i < kChunk; ++i) {
+        x[i] = static_cast<unsigned char>(i);
+        y[i] = static_cast<unsigned char>(c * 4 + i / 256);
+    }
+    return kChunk;
+}
+
 // The quotient's scale 1 / out_scale, in double.
 double over(const QuantBinaryParams& p) { return 1.0 / static_cast<double>(p.out.scale); }
 
@@ -82,25 +93,22 @@ QuantBinaryFn checked_affine_pairs(bcast_opcode op, const AffineKernels& k, Quan
     // u8 ADD parameters pass 72% at the first try, 87% within these
     // (docs/quantization.md).
     static constexpr int kNudges[][2] = {{0, 0}, {0, 1}, {0, -1}, {1, 0}, {-1, 0}, {0, 2}, {0, -2}};
-    // x: every byte, four times per chunk; y: four bytes, each 256 times.
-    const auto pairs = [](std::size_t c, unsigned char* x, unsigned char* y) -> std::size_t {
-        if (c == 256 / 4) return 0;
-        for (std::size_t i = 0; i < kChunk; ++i) {
-            x[i] = static_cast<unsigned char>(i);
-            y[i] = static_cast<unsigned char>(c * 4 + i / 256);
-        }
-        return kChunk;
-    };
     for (const auto& [da, dc] : kNudges) {
         QuantBinaryParams t = p;
         t.affine.a = ulps(p.affine.a, da);
         t.affine.c = ulps(p.affine.c, dc);
-        if (same_bytes(exact, affine, t, true, nullptr, nullptr, pairs)) {
+        if (same_bytes(exact, affine, t, true, nullptr, nullptr, byte_pairs)) {
             params = t;
             return affine;
         }
     }
     return nullptr;
+}
+
+QuantBinaryFn checked_reciprocal_pairs(QuantBinaryFn reciprocal, QuantBinaryFn exact,
+                                       const QuantBinaryParams& params) {
+    if (reciprocal == nullptr) return nullptr;
+    return same_bytes(exact, reciprocal, params, true, nullptr, nullptr, byte_pairs) ? reciprocal : nullptr;
 }
 
 QuantBinaryFn affine_pattern_coefficients(bcast_opcode op, bool bytes_first, const AffineKernels& k,

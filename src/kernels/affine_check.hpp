@@ -1,7 +1,7 @@
 // The coefficients of the affine kernels (kernels/quantize.hpp,
 // AffineKernels) for a quantized ADD, SUB or MUL, and the check that gates
-// them: an affine kernel runs only where it gives the exact kernel's bytes
-// on every input it can meet.
+// them and the reciprocal kernel: an inexact kernel runs only where it gives
+// the exact kernel's bytes on every input it can meet.
 #pragma once
 
 #include "kernels/quantize.hpp"
@@ -17,6 +17,11 @@ namespace bcast::kernels {
 // 65,536 pairs; else null.
 QuantBinaryFn checked_affine_pairs(bcast_opcode op, const AffineKernels& k, QuantBinaryFn exact,
                                    QuantBinaryParams& params);
+
+// Both operands bytes: `reciprocal` (QuantBinaryKernels::vv_reciprocal of
+// the op) where it gives `exact`'s bytes for all 65,536 pairs; else null.
+QuantBinaryFn checked_reciprocal_pairs(QuantBinaryFn reciprocal, QuantBinaryFn exact,
+                                       const QuantBinaryParams& params);
 
 // One operand bytes (x where bytes_first), the other a pattern whose period
 // of dequantized values is `row`: the offsets or slopes kernel for op (null

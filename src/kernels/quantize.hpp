@@ -103,6 +103,11 @@ struct QuantBinaryKernels {
     // where the CPU has no fast byte lookup.
     QuantBinaryFn vs_row = nullptr, sv_row = nullptr;
     AffineKernels affine;
+    // vv with the quotient as the op's result times the output scale's f32
+    // reciprocal: a multiply instead of a divide (on Intel's AVX-512 cores
+    // the divide costs a quarter of the kernel), not exact by itself;
+    // kernels/affine_check.hpp runs it on all 65,536 pairs first.
+    QuantBinaryFn vv_reciprocal = nullptr;
 };
 
 // The portable kernels for u8 or i8; nullptr for any other dtype.

@@ -22,11 +22,22 @@ std::string pattern_json(std::size_t period, bool x) {
     return ",\"period\":" + std::to_string(period) + ",\"pattern\":" + quoted(x ? "x" : "y");
 }
 
+// How a quantized op's quotient is computed (checked: at planning, on all
+// 65,536 byte pairs).
+const char* requantize_json(FusedPlan::CheckedPairs checked) {
+    switch (checked) {
+        case FusedPlan::CheckedPairs::kAffine: return "\"checked affine\"";
+        case FusedPlan::CheckedPairs::kReciprocal: return "\"checked reciprocal\"";
+        case FusedPlan::CheckedPairs::kNone: break;
+    }
+    return "\"divide\"";
+}
+
 std::string plan_fields(const Plan& p) {
     if (p.quantized) {  // dequantize, the op in f32, quantize: block by block
         const FusedPlan& q = *p.quantized;
         std::string s = layout_json(p) + ",\"kernel\":\"quantized\",\"requantize\":" +
-                        (q.affine_pairs ? "\"checked affine\"" : "\"divide\"") +
+                        requantize_json(q.checked_pairs) +
                         ",\"in_registers\":" + (q.quant_binary ? "true" : "false") + kernel_op_json(p) +
                         ",\"elements_per_call\":" + std::to_string(q.block) +
                         ",\"streaming_stores\":" + (p.stream ? "true" : "false");

@@ -389,25 +389,31 @@ void choose_chain(FusedPlan& p) {
 // times longer.
 constexpr std::size_t kAffinePerCheck = 32;
 
-// The affine kernels of a quantized ADD, SUB or MUL (kernels/quantize.hpp):
-// over bytes and a pattern, for the lines to check (FusedPlan::affine),
-// where the block holds a whole period; over two byte operands, checked
-// now.
-void choose_affine(FusedPlan& p, const kernels::QuantBinaryKernels& k) {
+// The checked kernels of a quantized binary op (kernels/affine_check.hpp):
+// over two byte operands, checked now, the affine kernel of an ADD, SUB or
+// MUL, else the reciprocal one; over bytes and a pattern, the affine
+// kernels for the lines to check (FusedPlan::affine), where the block holds
+// a whole period.
+void choose_checked(FusedPlan& p, const kernels::QuantBinaryKernels& k) {
     const Step& step = p.steps[0];
     const std::size_t x = step.operands[0].index, y = step.operands[1].index;
     const bcast_opcode op = step.kernel_op;
-    if (op != BCAST_OP_ADD && op != BCAST_OP_SUB && op != BCAST_OP_MUL) return;
+    const bool linear = op == BCAST_OP_ADD || op == BCAST_OP_SUB || op == BCAST_OP_MUL;
     if (p.leaf_period[x] == 0 && p.leaf_period[y] == 0) {
         if (p.leaf_scalar[x] || p.leaf_scalar[y]) return;
         if (static_cast<uint64_t>(element_count(p.out)) < kAffinePerCheck * 65536) return;
-        if (const kernels::QuantBinaryFn fn =
-                kernels::checked_affine_pairs(op, k.affine, p.quant_binary, p.quant_binary_params)) {
-            p.quant_binary = fn;
-            p.affine_pairs = true;
+        using Checked = FusedPlan::CheckedPairs;
+        kernels::QuantBinaryFn fn = nullptr;
+        if (linear) fn = kernels::checked_affine_pairs(op, k.affine, p.quant_binary, p.quant_binary_params);
+        p.checked_pairs = fn ? Checked::kAffine : Checked::kNone;
+        if (!fn) {
+            fn = kernels::checked_reciprocal_pairs(k.vv_reciprocal, p.quant_binary, p.quant_binary_params);
+            if (fn) p.checked_pairs = Checked::kReciprocal;
         }
+        if (fn) p.quant_binary = fn;
         return;
     }
+    if (!linear) return;
     const bool pattern_x = p.leaf_period[x] > 0;
     const std::size_t bytes = pattern_x ? y : x, pattern = pattern_x ? x : y;
     const std::size_t period = p.leaf_period[pattern];
@@ -450,7 +456,7 @@ void choose_quant_binary(FusedPlan& p) {
     p.quant_binary_params = {p.leaf_quant[x], p.leaf_quant[y], p.out_quant, p.quant_binary, {}};
     const kernels::QuantBinaryFn row = p.leaf_scalar[x] ? k.sv_row : p.leaf_scalar[y] ? k.vs_row : nullptr;
     if (row) p.quant_binary = row;
-    if (p.quant_binary && !row) choose_affine(p, k);
+    if (p.quant_binary && !row) choose_checked(p, k);
     // Without a pattern nothing goes through slots: a line runs in one call
     // (a table row is built once per line, not once per block).
     if (p.quant_binary && !pattern) p.block = std::size_t{1} << 30;

@@ -109,12 +109,14 @@ struct FusedPlan : Layout {
     // affine_min_line elements runs where they check out exact for its
     // pattern; the pattern's coefficients take the slot the register kernel
     // leaves unused (the step's). Where both operands are bytes, the check
-    // ran at planning: quant_binary is the affine kernel (affine_pairs).
+    // ran at planning: quant_binary is the affine kernel, or failing that
+    // the reciprocal one where it checks out (checked_pairs).
     kernels::AffineKernels affine{};
     std::size_t affine_bytes_leaf = 0, affine_pattern_leaf = 0;
     std::size_t affine_slot = kNoSlot;
     std::size_t affine_min_line = 0;  // 0: none
-    bool affine_pairs = false;
+    enum class CheckedPairs : unsigned char { kNone, kAffine, kReciprocal };
+    CheckedPairs checked_pairs = CheckedPairs::kNone;
     std::array<Step, kMaxSteps> steps{};
     std::size_t num_steps = 0;  // the last one writes the output
 

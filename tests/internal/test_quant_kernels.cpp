@@ -309,7 +309,7 @@ TEST_CASE("every ISA's affine kernels round, saturate and clamp their u", "[quan
                                              : kind == kSlopes ? (q - p.affine.x_zero) * c[i] + p.affine.c
                                              : kind == kSum    ? q * p.affine.a + (v * p.affine.b + p.affine.c)
                                                                : (q - p.affine.x_zero) * (v - p.affine.y_zero) * p.affine.a + p.affine.c;
-                            const double lo = p.out.lo + zy, hi = p.out.hi + zy;
+                            const double lo = static_cast<double>(p.out.lo) + zy, hi = static_cast<double>(p.out.hi) + zy;
                             want[i] = static_cast<unsigned char>(static_cast<int>(std::min(hi, std::max(lo, std::nearbyint(u)))));
                         }
                         const void* yp = floats ? static_cast<const void*>(c.data()) : y.data();
@@ -363,6 +363,57 @@ TEST_CASE("the affine forms' coefficients pass their check where they are exact"
                     const QuantBinaryFn exact = bytes_first ? k.vf : k.fv;
                     CHECK(bcast::kernels::affine_pattern_exact(exact, affine, q, bytes_first, row.data(),
                                                                coeffs.data(), 64, 1024));
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("the reciprocal kernel quantizes v times the scale's reciprocal, and runs only where that is exact",
+          "[quant][simd]") {
+    // The bench's parameters (the reciprocal gives every pair's bytes for
+    // these ops) and decimal ones whose ties it breaks (0.02 / 0.04).
+    const QuantParams sets[][3] = {
+        {params(0.0213f, 128, false), params(0.0371f, 133, false), params(0.0517f, 126, false)},
+        {params(0.02f, 3, false), params(0.05f, 7, false), params(0.04f, 5, false)},
+    };
+    for (const std::string& isa : host_isas()) {
+        for (bool i8 : {false, true}) {
+            const bcast_dtype dt = i8 ? BCAST_DTYPE_I8 : BCAST_DTYPE_U8;
+            const QuantKernels* portable = bcast::kernels::portable_quant_kernels(dt);
+            std::vector<unsigned char> x(65536), y(65536);
+            for (std::size_t i = 0; i < x.size(); ++i) {
+                x[i] = static_cast<unsigned char>(i);
+                y[i] = static_cast<unsigned char>(i >> 8);
+            }
+            for (const RegisterOp& op : kRegisterOps) {
+                const QuantBinaryKernels k = bcast::kernels::isa_quant_binary_kernels(isa.c_str(), op.op, dt);
+                for (std::size_t s = 0; s < std::size(sets); ++s) {
+                    QuantBinaryParams p;
+                    p.x = sets[s][0];
+                    p.y = sets[s][1];
+                    p.out = sets[s][2];
+                    if (i8) {
+                        for (QuantParams* q : {&p.x, &p.y, &p.out}) *q = params(q->scale, q->zero_point - 128, true);
+                    }
+                    INFO(isa << " op " << op.op << " i8=" << i8 << " set " << s);
+                    REQUIRE(k.vv_reciprocal != nullptr);
+                    std::vector<float> dx(x.size()), dy(y.size());
+                    portable->dequantize(x.size(), x.data(), 1, dx.data(), p.x);
+                    portable->dequantize(y.size(), y.data(), 1, dy.data(), p.y);
+                    std::vector<unsigned char> exact(x.size()), reciprocal(x.size());
+                    const float r = 1.0f / p.out.scale;
+                    for (std::size_t i = 0; i < x.size(); ++i) {
+                        const float v = op.f(dx[i], dy[i]);
+                        exact[i] = static_cast<unsigned char>(reference_quantize(v, p.out.scale, p.out.zero_point, i8));
+                        reciprocal[i] = static_cast<unsigned char>(reference_quantize(v * r, 1.0f, p.out.zero_point, i8));
+                    }
+                    std::vector<unsigned char> got(x.size());
+                    k.vv_reciprocal(x.size(), x.data(), y.data(), got.data(), p, bcast::kernels::Stores{false, false});
+                    REQUIRE(got == reciprocal);
+                    const bool agrees = reciprocal == exact;
+                    CHECK(agrees == (s == 0));
+                    REQUIRE((bcast::kernels::checked_reciprocal_pairs(k.vv_reciprocal, k.vv, p) != nullptr) == agrees);
                 }
             }
         }

@@ -10,7 +10,7 @@ import zlib
 import numpy as np
 import pytest
 
-from qdq_oracle import (F32, NP_DT, RANGE, SPECIAL, all_pairs, dequantize, qdq, quantize,
+from qdq_oracle import (F32, NP_DT, RANGE, SPECIAL, all_pairs, dequantize, f32_op, qdq, quantize,
                         random_params, shift_params)
 
 np.seterr(all="ignore")
@@ -482,6 +482,56 @@ def test_every_byte_pair_on_long_runs(lib, op, dtype):
             assert np.array_equal(q.run([a, b], np.empty(want.shape, NP_DT[dtype])), want), params
             if params is sets[0]:
                 assert '"requantize":"checked affine"' in q.describe(), q.describe()
+
+
+def reciprocal_agrees(op, pa, pb, py, dtype):
+    """Whether quantizing with the quotient v * (1 / scale) in float32, the
+    reciprocal rounded to float32, gives QuantizeLinear's bytes for all
+    65,536 pairs (numpy's answer to the question the plan's check asks)."""
+    a, b = all_pairs(dtype)
+    v = f32_op(op, dequantize(a, *pa), dequantize(b, *pb))
+    lo, hi = RANGE[dtype]
+    scale, zp = py
+    x = (v * (F32(1) / F32(scale))).astype(F32)
+    x = np.clip(x, F32(lo - zp), F32(hi - zp))
+    x = np.where(np.isnan(x), F32(lo - zp), x)
+    got = (np.rint(x).astype(np.int32) + np.int32(zp)).astype(NP_DT[dtype])
+    return np.array_equal(got, quantize(v, scale, zp, dtype))
+
+
+@pytest.mark.parametrize("dtype", ["u8", "i8"])
+@pytest.mark.parametrize("op", ["ADD", "SUB", "MUL", "DIV", "MAX", "MIN"])
+def test_checked_reciprocal_on_long_runs(lib, op, dtype):
+    """Both operands running over 32 x 65,536 elements, where the affine
+    kernel does not check out or the op has none: planning runs the
+    reciprocal kernel (the op's result times the output scale's float32
+    reciprocal, no divide) only where it gives the exact bytes on all 65,536
+    pairs. The plan's choice is held to numpy's answer to the same question,
+    the output to the QDQ graph. The bench's parameters pass for every op,
+    decimal ones with ties (0.02 / 0.04) fail for every op."""
+    skip_without_register_kernels(lib, op, dtype)
+    rng = np.random.default_rng(seed(op, dtype, "reciprocal"))
+    x, y = all_pairs(dtype)
+    x = np.tile(np.broadcast_to(x, (256, 256)).ravel(), 32)
+    y = np.tile(np.broadcast_to(y, (256, 256)).ravel(), 32)
+    bench = shift_params(((0.0213, 128), (0.0371, 133), (0.0517, 126)), dtype)
+    ties = shift_params(((0.02, 3), (0.05, 7), (0.04, 5)), dtype)
+    sets = [bench, ties, shift_params(((0.1, 3), (0.3, 7), (0.7, 5)), dtype)] + random_params(rng, dtype, 3)
+    for params in sets:
+        pa, pb, py = params
+        agrees = reciprocal_agrees(op, pa, pb, py, dtype)
+        q = QOp(lib, op, dtype, [pa, pb], py)
+        want = qdq(op, x, y, pa, pb, py, dtype)
+        assert np.array_equal(q.run([x, y], np.empty(want.shape, NP_DT[dtype])), want), params
+        requantize = json.loads(q.describe())["requantize"]
+        assert requantize != "checked reciprocal" or agrees, (params, requantize)
+        assert requantize != "divide" or not agrees, (params, requantize)
+        if params is bench:
+            assert agrees and requantize in ("checked affine", "checked reciprocal"), requantize
+            if op not in ("ADD", "SUB", "MUL"):
+                assert requantize == "checked reciprocal", requantize
+        if params is ties:
+            assert not agrees and requantize != "checked reciprocal", requantize
 
 
 @pytest.fixture

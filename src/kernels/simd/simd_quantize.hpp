@@ -2,7 +2,8 @@
 // contiguous runs in batches of f32 lanes, every other stride and the tail
 // through the element definitions, so each element is what the portable
 // kernel gives: the widened difference converts exactly, one multiply;
-// the quotient is an IEEE division (never a reciprocal), clamped (NaN
+// the quotient is an IEEE division (a reciprocal only in the kernel that
+// the pairs check gates: QuantBinaryKernels::vv_reciprocal), clamped (NaN
 // lands on lo), rounded to nearest even by nearbyint_as_int (cvtps2dq /
 // vcvtnq under the default FP environment), or by an ISA's line store that
 // gives the same bytes. The quotient is Quotient's:
@@ -212,16 +213,20 @@ struct QuantInput {
 };
 
 // F::size quotients at element i: the op's f32 result over the output scale.
-template <class Isa, class Q, class Op, QuantOperand XKind, QuantOperand YKind>
+// kReciprocal: times the scale's f32 reciprocal instead (not exact by
+// itself: QuantBinaryKernels::vv_reciprocal).
+template <class Isa, class Q, class Op, QuantOperand XKind, QuantOperand YKind, bool kReciprocal>
 struct QuantBinaryStep {
     using A = typename Isa::arch;
     using F = xsimd::batch<float, A>;
 
     QuantBinaryStep(const QuantBinaryParams& p, const void* x, const void* y)
-        : x_in(p.x, x), y_in(p.y, y), os(p.out.scale) {}
+        : x_in(p.x, x), y_in(p.y, y), os(kReciprocal ? 1.0f / p.out.scale : p.out.scale) {}
 
     F operator()(const void* x, const void* y, std::size_t i) const {
-        return Quotient<A>::of(Op::apply(x_in.at(x, i), y_in.at(y, i)), os);
+        const F v = Op::apply(x_in.at(x, i), y_in.at(y, i));
+        if constexpr (kReciprocal) return v * os;
+        else return Quotient<A>::of(v, os);
     }
 
     QuantInput<Isa, Q, XKind> x_in;
@@ -229,10 +234,10 @@ struct QuantBinaryStep {
     F os;
 };
 
-template <class Isa, class Q, class Op, QuantOperand XKind, QuantOperand YKind>
+template <class Isa, class Q, class Op, QuantOperand XKind, QuantOperand YKind, bool kReciprocal = false>
 void quant_binary(std::size_t n, const void* x, const void* y, void* outp, const QuantBinaryParams& p,
                   Stores stores) {
-    using Step = QuantBinaryStep<Isa, Q, Op, XKind, YKind>;
+    using Step = QuantBinaryStep<Isa, Q, Op, XKind, YKind, kReciprocal>;
     using A = typename Isa::arch;
     auto* out = static_cast<Q*>(outp);
     const Step step(p, x, y);
@@ -298,7 +303,8 @@ QuantBinaryKernels quant_binary_kernels(bcast_dtype dtype) {
                                   {&quant_affine<Isa, Q, AffineKind::kOffsets>,
                                    &quant_affine<Isa, Q, AffineKind::kSlopes>,
                                    &quant_affine<Isa, Q, AffineKind::kSum>,
-                                   &quant_affine<Isa, Q, AffineKind::kProduct>}};
+                                   &quant_affine<Isa, Q, AffineKind::kProduct>},
+                                  &quant_binary<Isa, Q, Op, V, V, true>};
     };
     switch (dtype) {
         case BCAST_DTYPE_U8: return kernels(uint8_t{});
