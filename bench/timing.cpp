@@ -7,7 +7,12 @@
 namespace bench {
 namespace {
 
+// One untimed call first: each batch is timed in its variant's steady
+// state, not charged for the caches the previous variant left (its
+// streaming stores evict the shared output; a cached-store variant's first
+// call then fetches it back from memory: 60-300 us on a 20 us op).
 double time_batch(const Batch& batch, std::int64_t reps) {
+    batch(1);
     const double start = now_ns();
     batch(reps);
     return (now_ns() - start) / static_cast<double>(reps);
