@@ -107,7 +107,9 @@ QuantBinaryFn checked_affine_pairs(bcast_opcode op, const AffineKernels& k, Quan
 
 QuantBinaryFn checked_reciprocal_pairs(QuantBinaryFn reciprocal, QuantBinaryFn exact,
                                        const QuantBinaryParams& params) {
-    if (reciprocal == nullptr) return nullptr;
+    // A subnormal reciprocal (an output scale above 2^126) would be 0 on a
+    // thread that flushes subnormals, unlike the check's: no reciprocal.
+    if (reciprocal == nullptr || !std::isnormal(1.0f / params.out.scale)) return nullptr;
     return same_bytes(exact, reciprocal, params, true, nullptr, nullptr, byte_pairs) ? reciprocal : nullptr;
 }
 

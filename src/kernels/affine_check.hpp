@@ -19,7 +19,8 @@ QuantBinaryFn checked_affine_pairs(bcast_opcode op, const AffineKernels& k, Quan
                                    QuantBinaryParams& params);
 
 // Both operands bytes: `reciprocal` (QuantBinaryKernels::vv_reciprocal of
-// the op) where it gives `exact`'s bytes for all 65,536 pairs; else null.
+// the op) where it gives `exact`'s bytes for all 65,536 pairs and the
+// reciprocal is a normal float; else null.
 QuantBinaryFn checked_reciprocal_pairs(QuantBinaryFn reciprocal, QuantBinaryFn exact,
                                        const QuantBinaryParams& params);
 

@@ -414,6 +414,43 @@ TEST_CASE("the reciprocal kernel quantizes v times the scale's reciprocal, and r
                     const bool agrees = reciprocal == exact;
                     CHECK(agrees == (s == 0));
                     REQUIRE((bcast::kernels::checked_reciprocal_pairs(k.vv_reciprocal, k.vv, p) != nullptr) == agrees);
+                    // An output scale whose reciprocal is subnormal (2^-127, exact:
+                    // MAX would pass the pairs) is refused all the same.
+                    QuantBinaryParams huge = p;
+                    huge.x.scale = huge.y.scale = std::ldexp(1.0f, 120);
+                    huge.out.scale = std::ldexp(1.0f, 127);
+                    REQUIRE(bcast::kernels::checked_reciprocal_pairs(k.vv_reciprocal, k.vv, huge) == nullptr);
+                    // Short and odd lengths (the partial batch, the tail),
+                    // streamed whole lines, and an output clamp: the same
+                    // reference, its bytes clamped to the narrowed bounds.
+                    for (bool clamped : {false, true}) {
+                        QuantBinaryParams c = p;
+                        const int32_t lowest = (i8 ? -128 : 0) + (clamped ? 40 : 0);
+                        const int32_t highest = (i8 ? 127 : 255) - (clamped ? 60 : 0);
+                        c.out.lo = static_cast<float>(lowest - c.out.zero_point);
+                        c.out.hi = static_cast<float>(highest - c.out.zero_point);
+                        for (std::size_t n : {std::size_t{1}, std::size_t{15}, std::size_t{16}, std::size_t{17},
+                                              std::size_t{100}, std::size_t{1024}}) {
+                            INFO("n=" << n << " clamped=" << clamped);
+                            const std::size_t at = (n * 7919) % (x.size() - n);  // some pairs, not the first
+                            std::vector<unsigned char> want(n + 1, 0xAB), short_got(n + 1, 0xAB);
+                            for (std::size_t i = 0; i < n; ++i) {
+                                const int32_t q = static_cast<int32_t>(i8 ? static_cast<int8_t>(reciprocal[at + i])
+                                                                          : reciprocal[at + i]);
+                                want[i] = static_cast<unsigned char>(std::min(highest, std::max(lowest, q)));
+                            }
+                            k.vv_reciprocal(n, x.data() + at, y.data() + at, short_got.data(), c,
+                                            bcast::kernels::Stores{false, false});
+                            REQUIRE(short_got == want);  // the byte past the end untouched too
+                            if (n % 64 == 0) {
+                                alignas(64) unsigned char streamed[1024];
+                                k.vv_reciprocal(n, x.data() + at, y.data() + at, streamed, c,
+                                                bcast::kernels::Stores{true, false});
+                                bcast::kernels::stream_fence();
+                                REQUIRE(std::memcmp(streamed, want.data(), n) == 0);
+                            }
+                        }
+                    }
                 }
             }
         }

@@ -500,7 +500,7 @@ def reciprocal_agrees(op, pa, pb, py, dtype):
 
 
 @pytest.mark.parametrize("dtype", ["u8", "i8"])
-@pytest.mark.parametrize("op", ["ADD", "SUB", "MUL", "DIV", "MAX", "MIN"])
+@pytest.mark.parametrize("op", ["ADD", "SUB", "RSUB", "MUL", "DIV", "RDIV", "MAX", "MIN"])
 def test_checked_reciprocal_on_long_runs(lib, op, dtype):
     """Both operands running over 32 x 65,536 elements, where the affine
     kernel does not check out or the op has none: planning runs the
@@ -528,7 +528,7 @@ def test_checked_reciprocal_on_long_runs(lib, op, dtype):
         assert requantize != "divide" or not agrees, (params, requantize)
         if params is bench:
             assert agrees and requantize in ("checked affine", "checked reciprocal"), requantize
-            if op not in ("ADD", "SUB", "MUL"):
+            if op not in ("ADD", "SUB", "RSUB", "MUL"):
                 assert requantize == "checked reciprocal", requantize
         if params is ties:
             assert not agrees and requantize != "checked reciprocal", requantize
