@@ -31,7 +31,8 @@ const char* const kTuneHelp =
     "in alternated rounds, the choices its built-in tuning guesses: the\n"
     "prefetch hint and distance of streamed repeated rows and of fused chains,\n"
     "from how many bytes an op streams its stores on one thread and on a pool,\n"
-    "and the least work per task. A candidate replaces the built-in value only\n"
+    "the least work per task, and the elements per block of a fused expression\n"
+    "run block by block. A candidate replaces the built-in value only\n"
     "if it wins by more than 2% and three times the run's noise in 4 of 5\n"
     "rounds. Prints each choice against the built-in default with the gain, and\n"
     "writes the tuning file (keyed by CPU vendor, family, model and kernel set)\n"
@@ -82,7 +83,7 @@ public:
           threads_(threads), single_(quick, nullptr, 1), multi_(quick, pool, 2) {}
 
     void run() {
-        const int steps = threads_ > 1 ? 5 : 3;
+        const int steps = threads_ > 1 ? 6 : 4;
         prefetch("prefetch.rows", &Tuning::rows, steps, [&] {
             std::vector<Workload> w;
             w.push_back(quick_ ? Workload::add_rows(256, 4096) : Workload::add_rows(2048, 4096));
@@ -103,6 +104,7 @@ public:
             lines_.push_back({"task_min_bytes", std::to_string(builtin_.task_min_bytes),
                               std::to_string(builtin_.task_min_bytes), "", "kept: one thread"});
         }
+        chain_block(steps);
     }
 
     const Tuning& tuned() const { return tuned_; }
@@ -298,30 +300,49 @@ private:
     // to middling ops, from one that a small value splits too finely
     // (192 KiB) to one that every value splits.
     void task_size(int steps) {
-        begin("task_min_bytes", steps);
         std::vector<Workload> w;
         for (uint64_t s : {uint64_t{192} << 10, uint64_t{384} << 10, uint64_t{1536} << 10, uint64_t{6} << 20}) {
             w.push_back(Workload::add_same(s));
         }
+        size_choice("task_min_bytes", "task_min_bytes", &Tuning::task_min_bytes,
+                    {uint64_t{32} << 10, uint64_t{64} << 10, uint64_t{128} << 10, uint64_t{256} << 10,
+                     uint64_t{512} << 10, uint64_t{1} << 20},
+                    multi_, w, steps);
+    }
+
+    // Elements per block of a fused expression that runs block by block:
+    // the channels-last chain (patterns), from cache and from memory, on
+    // one thread.
+    void chain_block(int steps) {
+        std::vector<Workload> w;
+        w.push_back(Workload::chain_channels_last(1, quick_ ? 256 : 1024, 64));
+        w.push_back(quick_ ? Workload::chain_channels_last(1, 8192, 64) : Workload::chain_channels_last(8, 12544, 64));
+        size_choice("chain_block", "chain_block on " + w[0].name + ", " + w[1].name, &Tuning::chain_block,
+                    {256, 512, 1024, 2048, 4096}, single_, w, steps);
+    }
+
+    // One number among `values` (the built-in one left out) against the
+    // current value: the best, if significant.
+    void size_choice(const std::string& name, const std::string& progress, uint64_t Tuning::*member,
+                     const std::vector<uint64_t>& values, Rounds& rounds, std::vector<Workload>& w, int steps) {
+        begin(progress, steps);
         std::vector<uint64_t> cands;
         std::vector<std::string> texts;
-        for (uint64_t b : {uint64_t{32} << 10, uint64_t{64} << 10, uint64_t{128} << 10,
-                           uint64_t{256} << 10, uint64_t{512} << 10, uint64_t{1} << 20}) {
-            if (b == builtin_.task_min_bytes) continue;
+        for (uint64_t v : values) {
+            if (v == builtin_.*member) continue;
             Tuning t = tuned_;
-            t.task_min_bytes = b;
-            cands.push_back(b);
+            t.*member = v;
+            cands.push_back(v);
             texts.push_back(text(t));
         }
-        const Comparison c = multi_.compare(texts, text(tuned_), w, dot);
-        for (std::size_t i = 0; i < cands.size(); ++i) detail("task_min_bytes " + std::to_string(cands[i]), c, i);
+        const Comparison c = rounds.compare(texts, text(tuned_), w, dot);
+        for (std::size_t i = 0; i < cands.size(); ++i) detail(name + " " + std::to_string(cands[i]), c, i);
         const std::size_t best = best_of(c);
         const bool adopt = significant(c, best);
-        if (adopt) tuned_.task_min_bytes = cands[best];
-        end(std::to_string(tuned_.task_min_bytes));
-        lines_.push_back({"task_min_bytes", std::to_string(builtin_.task_min_bytes),
-                          std::to_string(tuned_.task_min_bytes), adopt ? percent(-c.median_log[best]) : "",
-                          adopt ? "adopted" : verdict_kept(c)});
+        if (adopt) tuned_.*member = cands[best];
+        end(std::to_string(tuned_.*member));
+        lines_.push_back({name, std::to_string(builtin_.*member), std::to_string(tuned_.*member),
+                          adopt ? percent(-c.median_log[best]) : "", adopt ? "adopted" : verdict_kept(c)});
     }
 };
 

@@ -51,17 +51,33 @@ Workload Workload::add_same(std::size_t touched) {
     return w;
 }
 
-Workload Workload::chain(std::size_t batch, std::size_t channels, std::size_t hw) {
+// ((x - m) * s) + t over x of shape `x` and m, s, t of shape `param`
+// (`channels` elements each).
+Workload Workload::affine_chain(const std::vector<int64_t>& x, const std::vector<int64_t>& param,
+                                std::size_t channels) {
     Workload w;
-    w.name = "((x-m)*s)+t x(" + std::to_string(batch) + "," + std::to_string(channels) + "," +
-             std::to_string(hw) + ")";
-    w.inputs_ = {filled(batch * channels * hw, 0.5f), filled(channels, 0.1f), filled(channels, 0.01f),
-                 filled(channels, 0.2f)};
-    const auto c = static_cast<int64_t>(channels);
-    w.shapes_ = {{static_cast<int64_t>(batch), c, static_cast<int64_t>(hw)}, {c, 1}, {c, 1}, {c, 1}};
+    std::size_t count = 1;
+    w.name = "((x-m)*s)+t x(";
+    for (std::size_t d = 0; d < x.size(); ++d) {
+        count *= static_cast<std::size_t>(x[d]);
+        w.name += (d ? "," : "") + std::to_string(x[d]);
+    }
+    w.name += ")";
+    w.inputs_ = {filled(count, 0.5f), filled(channels, 0.1f), filled(channels, 0.01f), filled(channels, 0.2f)};
+    w.shapes_ = {x, param, param, param};
     w.operands_ = {0, 1, 4, 2, 5, 3};  // v4 = x - m, v5 = v4 * s, v6 = v5 + t
-    w.out_.assign(batch * channels * hw, 0.0f);
+    w.out_.assign(count, 0.0f);
     return w;
+}
+
+Workload Workload::chain(std::size_t batch, std::size_t channels, std::size_t hw) {
+    const auto c = static_cast<int64_t>(channels);
+    return affine_chain({static_cast<int64_t>(batch), c, static_cast<int64_t>(hw)}, {c, 1}, channels);
+}
+
+Workload Workload::chain_channels_last(std::size_t batch, std::size_t hw, std::size_t channels) {
+    const auto c = static_cast<int64_t>(channels);
+    return affine_chain({static_cast<int64_t>(batch), static_cast<int64_t>(hw), c}, {c}, channels);
 }
 
 Workload::Workload(Workload&& o) noexcept

@@ -28,6 +28,9 @@ public:
     // ((x - m) * s) + t, x (batch, channels, hw) and m, s, t (channels, 1):
     // a fused chain.
     static Workload chain(std::size_t batch, std::size_t channels, std::size_t hw);
+    // The same chain channels last: x (batch, hw, channels), m, s, t
+    // (channels), which the fused runner reads as patterns, block by block.
+    static Workload chain_channels_last(std::size_t batch, std::size_t hw, std::size_t channels);
 
     Workload(Workload&&) noexcept;
     Workload& operator=(Workload&&) = delete;
@@ -40,6 +43,8 @@ public:
 
 private:
     Workload() = default;
+    static Workload affine_chain(const std::vector<int64_t>& x, const std::vector<int64_t>& param,
+                                 std::size_t channels);
     std::vector<std::vector<float>> inputs_;
     std::vector<float> out_;
     std::vector<std::vector<int64_t>> shapes_;

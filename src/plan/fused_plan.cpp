@@ -6,6 +6,7 @@
 #include "kernels/affine_check.hpp"
 #include "kernels/dispatch.hpp"
 #include "rules/rules.hpp"
+#include "tuning/active_tuning.hpp"
 
 #include <algorithm>
 #include <string>
@@ -191,13 +192,14 @@ std::size_t widest_element(const FusedPlan& p) {
 
 // Elements per block when `slots` slots share the scratch, each holding a
 // block and `period` elements more of `widest` bytes, in whole lines: a
-// multiple of 64 up to kMaxBlock, or 0 when not even 64 fit.
+// multiple of 64 up to the tuning's chain_block, or 0 when not even 64 fit.
 std::size_t block_for(std::size_t slots, std::size_t widest, std::size_t period) {
-    if (slots == 0) return kMaxBlock;
+    const std::size_t most = std::max<std::size_t>(64, tuning::active().chain_block / 64 * 64);
+    if (slots == 0) return most;
     const std::size_t share = kScratchBytes / slots / 64 * 64;  // whole lines per slot
     const std::size_t elems = share / widest;
     if (elems < period + 64) return 0;
-    return std::min(kMaxBlock, (elems - period) / 64 * 64);
+    return std::min(most, (elems - period) / 64 * 64);
 }
 
 // A short inner row that some leaves repeat along the next loop, while the

@@ -31,10 +31,6 @@ namespace bcast::plan {
 constexpr std::size_t kMaxSteps = 2 * kMaxNodes;
 // Scratch for one block of every slot, on the executing thread's stack.
 constexpr std::size_t kScratchBytes = 32 * 1024;
-// Elements per block, at most; the scratch bounds it further (32 KiB over
-// all slots). Each block costs every step a kernel call: shorter blocks pay
-// more calls, longer ones push intermediates out of L1 (docs/fusion.md).
-constexpr std::size_t kMaxBlock = 1024;
 // Inner rows up to this long that one input repeats along the next loop
 // (NHWC per-channel parameters) merge with that loop: the input becomes a
 // pattern, laid out once per line in a slot and read at the block's phase.

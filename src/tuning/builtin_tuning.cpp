@@ -107,6 +107,9 @@ Builtin builtin_tuning(const kernels::cpu::CpuFeatures& f) {
     // where measured (Zen 5, Emerald Rapids), two of 96 KiB lost
     // (docs/kernels.md, "Tuning").
     t.task_min_bytes = 128 * 1024;
+    // Blocks of 1024: 256 and 512 paid the per-block calls, 4096 gained
+    // nothing (Zen 3 and Xeon, docs/fusion.md).
+    t.chain_block = 1024;
     return b;
 }
 

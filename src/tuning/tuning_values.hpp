@@ -32,6 +32,12 @@ struct Tuning {
     // Work per task (bytes moved, weighted by op cost) below which an op
     // is not split further.
     uint64_t task_min_bytes = 0;
+    // Elements per block where a fused expression runs block by block
+    // (its steps through scratch slots, patterns, gathered reads): each
+    // block costs every step a kernel call, a longer one pushes the
+    // intermediates out of L1. Rounded down to a multiple of 64; the
+    // 32 KiB scratch bounds it further.
+    uint64_t chain_block = 1024;
 };
 
 inline bool operator==(const Prefetch& a, const Prefetch& b) {
@@ -39,7 +45,8 @@ inline bool operator==(const Prefetch& a, const Prefetch& b) {
 }
 inline bool operator==(const Tuning& a, const Tuning& b) {
     return a.rows == b.rows && a.chain == b.chain && a.nt_min_bytes_1t == b.nt_min_bytes_1t &&
-           a.nt_min_bytes_nt == b.nt_min_bytes_nt && a.task_min_bytes == b.task_min_bytes;
+           a.nt_min_bytes_nt == b.nt_min_bytes_nt && a.task_min_bytes == b.task_min_bytes &&
+           a.chain_block == b.chain_block;
 }
 
 // The one list of choices: X(name in the file, member of Tuning, lo, hi),
@@ -52,7 +59,8 @@ inline bool operator==(const Tuning& a, const Tuning& b) {
     X("prefetch.chain.distance", chain.distance, 64, 65536)                    \
     X("nt_min_bytes.1t", nt_min_bytes_1t, 4096, uint64_t{1} << 40)             \
     X("nt_min_bytes.nt", nt_min_bytes_nt, 4096, uint64_t{1} << 40)             \
-    X("task_min_bytes", task_min_bytes, 4096, uint64_t{64} << 20)
+    X("task_min_bytes", task_min_bytes, 4096, uint64_t{64} << 20)             \
+    X("chain_block", chain_block, 64, 8192)
 
 // What a tuning was measured on; a file whose key differs from the host's
 // is ignored.

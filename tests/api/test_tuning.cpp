@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -127,4 +128,66 @@ TEST_CASE("tuning: a text for this host is in force and named, and results never
     // NULL: back to the lookup.
     REQUIRE(bcast_tuning_load_string(nullptr, 0) == BCAST_OK);
     CHECK(tuning_describe().find("\"source\":\"string\"") == std::string::npos);
+}
+
+namespace {
+
+// ((x - m) * s) + t over x (rows, 64) and m, s, t (64), f32, planned and
+// executed under the tuning in force; the description into `described`.
+std::vector<float> channels_last_chain(std::size_t rows, std::string& described) {
+    const std::size_t c = 64;
+    std::vector<float> x(rows * c), m(c), s(c), t(c), out(rows * c, -1.0f);
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 997) * 0.25f;
+    for (std::size_t j = 0; j < c; ++j) {
+        m[j] = static_cast<float>(j) * 0.5f;
+        s[j] = 1.0f + static_cast<float>(j % 7) * 0.125f;
+        t[j] = static_cast<float>(j % 5) - 2.0f;
+    }
+    bcast_expr* e = nullptr;
+    REQUIRE(bcast_expr_create(BCAST_DTYPE_F32, 4, &e) == BCAST_OK);
+    const size_t sub[2] = {0, 1}, mul[2] = {4, 2}, add[2] = {5, 3};
+    REQUIRE(bcast_expr_add_node(e, BCAST_OP_SUB, BCAST_RULE_NUMPY, -1, 2, sub, nullptr) == BCAST_OK);
+    REQUIRE(bcast_expr_add_node(e, BCAST_OP_MUL, BCAST_RULE_NUMPY, -1, 2, mul, nullptr) == BCAST_OK);
+    REQUIRE(bcast_expr_add_node(e, BCAST_OP_ADD, BCAST_RULE_NUMPY, -1, 2, add, nullptr) == BCAST_OK);
+    const int64_t dx[2] = {static_cast<int64_t>(rows), static_cast<int64_t>(c)};
+    const int64_t dc[1] = {static_cast<int64_t>(c)};
+    const size_t ranks[4] = {2, 1, 1, 1};
+    const int64_t* dims[4] = {dx, dc, dc, dc};
+    REQUIRE(bcast_expr_plan(e, 4, ranks, dims, nullptr, nullptr) == BCAST_OK);
+    const void* inputs[4] = {x.data(), m.data(), s.data(), t.data()};
+    REQUIRE(bcast_expr_execute(e, inputs, out.data()) == BCAST_OK);
+    described.assign(bcast_expr_describe(e, nullptr, 0) + 1, '\0');
+    bcast_expr_describe(e, &described[0], described.size());
+    bcast_expr_destroy(e);
+    // Checked here against the nodes one by one, each rounded to f32.
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const std::size_t j = i % c;
+        const float d = x[i] - m[j];
+        const float p = d * s[j];
+        REQUIRE(out[i] == p + t[j]);
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("tuning: chain_block sets a fused expression's block, and results never change", "[tuning]") {
+    Restore restore;
+    const std::string key = host_key_member();
+    std::string described;
+    REQUIRE(load(text_for(key, "\"chain_block\":1024")) == BCAST_OK);
+    const std::vector<float> at_1024 = channels_last_chain(300, described);
+    CHECK(described.find("\"elements_per_block\":1024") != std::string::npos);
+    // Multiples of 64 as given, others rounded down to one; the 32 KiB
+    // scratch bounds long blocks (five f32 slots here, three patterns and
+    // two steps, of a block and a period each: 1536).
+    for (const auto& [given, block] : {std::pair<const char*, const char*>{"256", "256"}, {"100", "64"},
+                                       {"1536", "1536"}, {"8192", "1536"}}) {
+        INFO("chain_block " << given);
+        REQUIRE(load(text_for(key, std::string("\"chain_block\":") + given)) == BCAST_OK);
+        CHECK(channels_last_chain(300, described) == at_1024);
+        CHECK(described.find(std::string("\"elements_per_block\":") + block) != std::string::npos);
+    }
+    REQUIRE(load(text_for(key, "\"chain_block\":32")) == BCAST_ERROR_INVALID_ARGUMENT);
+    CHECK(std::string(bcast_last_error()).find("chain_block is not an integer in [64, 8192]") != std::string::npos);
 }
