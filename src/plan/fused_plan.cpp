@@ -406,11 +406,10 @@ void choose_checked(FusedPlan& p, const kernels::QuantBinaryKernels& k) {
         if (static_cast<uint64_t>(element_count(p.out)) < kAffinePerCheck * 65536) return;
         using Checked = FusedPlan::CheckedPairs;
         kernels::QuantBinaryFn fn = nullptr;
-        if (linear) fn = kernels::checked_affine_pairs(op, k.affine, p.quant_binary, p.quant_binary_params);
-        p.checked_pairs = fn ? Checked::kAffine : Checked::kNone;
-        if (!fn) {
-            fn = kernels::checked_reciprocal_pairs(k.vv_reciprocal, p.quant_binary, p.quant_binary_params);
-            if (fn) p.checked_pairs = Checked::kReciprocal;
+        if (linear && (fn = kernels::checked_affine_pairs(op, k.affine, p.quant_binary, p.quant_binary_params))) {
+            p.checked_pairs = Checked::kAffine;
+        } else if ((fn = kernels::checked_reciprocal_pairs(k.vv_reciprocal, p.quant_binary, p.quant_binary_params))) {
+            p.checked_pairs = Checked::kReciprocal;
         }
         if (fn) p.quant_binary = fn;
         return;
