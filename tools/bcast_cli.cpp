@@ -13,6 +13,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <string>
 
 namespace {
@@ -79,6 +80,7 @@ int dispatch(int argc, char** argv) {
     if (cmd == "bench") return cmd_bench(argc, argv);
     if (cmd == "isa") return cmd_isa(argc, argv);
     if (cmd == "tune") return cmd_tune(argc, argv);
+    if (cmd[0] == '-') usage_error("unknown option '" + cmd + "' (before a command: --help or --version)");
     usage_error("unknown command '" + cmd +
                 "' (expected shape, plan, run, bench, isa or tune; see bcast --help)");
 }
@@ -95,8 +97,15 @@ int main(int argc, char** argv) {
         return rc;
     } catch (const UsageError& e) {
         std::fprintf(stderr, "bcast: %s\n", e.message.c_str());
-        std::fprintf(stderr, "Try 'bcast --help'.\n");
+        // The subcommand's own help, where the error was in a subcommand.
+        const std::string sub = argc > 1 ? argv[1] : "";
+        const bool known = sub == "shape" || sub == "plan" || sub == "run" || sub == "bench" ||
+                           sub == "isa" || sub == "tune";
+        std::fprintf(stderr, "Try 'bcast %s--help'.\n", known ? (sub + " ").c_str() : "");
         return kExitUsage;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "bcast: out of memory (the inputs or the output do not fit)\n");
+        return kExitRefused;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bcast: %s\n", e.what());
         return kExitRefused;

@@ -43,4 +43,40 @@ execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=BCAST_TUNING XDG_CACHE_H
 if(NOT rc EQUAL 0 OR NOT home_isa MATCHES "\ntuning: +file ${DIR}/home/.cache/bcast/tuning.json ")
   message(FATAL_ERROR "bcast isa does not read ~/.cache under a relative XDG_CACHE_HOME:\n${home_isa}${err}")
 endif()
+# --out -: stdout is the file alone (the table goes to stderr), and loads.
+execute_process(COMMAND ${env} "${CLI}" tune --quick --threads 2 --out -
+  RESULT_VARIABLE rc OUTPUT_FILE "${DIR}/stdout.json" ERROR_VARIABLE err)
+execute_process(COMMAND ${CMAKE_COMMAND} -E env "BCAST_TUNING=${DIR}/stdout.json" ${emulator} "${CLI}" isa
+  RESULT_VARIABLE isa_rc OUTPUT_VARIABLE stdout_isa ERROR_VARIABLE isa_err)
+if(NOT rc EQUAL 0 OR NOT err MATCHES "\nchain_block " OR
+   NOT stdout_isa MATCHES "\ntuning: +file ${DIR}/stdout.json ")
+  message(FATAL_ERROR "bcast tune --out - (exit ${rc}) gave no file that loads:\n${err}${stdout_isa}${isa_err}")
+endif()
+# --out elsewhere: missing directories are created readable by all (a
+# system-wide file); an --out that cannot be written fails before measuring.
+set(shared_file "${DIR}/sys/cache/bcast/tuning.json")
+execute_process(COMMAND ${env} "${CLI}" tune --quick --threads 2 --out "${shared_file}"
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out2 ERROR_VARIABLE err)
+execute_process(COMMAND stat -c %a "${DIR}/sys/cache/bcast" OUTPUT_VARIABLE mode OUTPUT_STRIP_TRAILING_WHITESPACE)
+# 0755 less this process's umask, octal digit by digit.
+execute_process(COMMAND sh -c umask OUTPUT_VARIABLE umask OUTPUT_STRIP_TRAILING_WHITESPACE)
+string(REGEX MATCH "([0-7])([0-7])([0-7])$" _ "${umask}")
+set(expected_mode "")
+foreach(i 1 2 3)
+  if(i EQUAL 1)
+    math(EXPR digit "7 & ~${CMAKE_MATCH_${i}}")
+  else()
+    math(EXPR digit "5 & ~${CMAKE_MATCH_${i}}")
+  endif()
+  string(APPEND expected_mode "${digit}")
+endforeach()
+string(REGEX REPLACE "^0+([0-7])" "\\1" expected_mode "${expected_mode}")
+if(NOT rc EQUAL 0 OR NOT EXISTS "${shared_file}" OR NOT mode STREQUAL expected_mode)
+  message(FATAL_ERROR "bcast tune --out ${shared_file}: exit ${rc}, directory mode ${mode}, not ${expected_mode}\n${out2}${err}")
+endif()
+execute_process(COMMAND ${env} "${CLI}" tune --quick --out /proc/bcast-no-such-dir/tuning.json
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out3 ERROR_VARIABLE err)
+if(NOT rc EQUAL 1 OR NOT err MATCHES "cannot create /proc/bcast-no-such-dir: " OR err MATCHES "\\[1/6\\]")
+  message(FATAL_ERROR "bcast tune to an unwritable --out: exit ${rc}\n${out3}${err}")
+endif()
 message(STATUS "ok: ${out}${isa}${home_isa}")

@@ -110,6 +110,7 @@ Options parse_options(int argc, char** argv, int first, unsigned groups) {
             o.have_op = true;
         } else if (accepts(kDtypeOption) && (name == "--dtype" || name == "-t")) {
             o.dtype = parse_dtype(take_value());
+            o.have_dtype = true;
         } else if (accepts(kIsaOption) && name == "--isa") {
             o.isa = take_value();
         } else if (accepts(kOutOption) && (name == "--out" || name == "-o")) {
@@ -134,6 +135,8 @@ Options parse_options(int argc, char** argv, int first, unsigned groups) {
             usage_error("unknown option '" + arg + "'");
         }
     }
+    if (!o.help && !o.quant.empty() && accepts(kDtypeOption) && !o.have_dtype)
+        usage_error("--quant quantizes u8 or i8 values: give --dtype u8 or --dtype i8");
     if (o.help || !accepts(kExpandOptions)) return o;
     if (!o.nodes.empty()) {  // a fused expression: each node has its own rule
         if (o.have_rule || o.have_expand || o.have_op || o.have_axis)
@@ -175,11 +178,15 @@ bcast_status make_pool(const Options& o, PoolHandle* pool) {
     return bcast_pool_create(o.threads, &pool->pool);
 }
 
-bcast_status create_op(const Options& o, int32_t dtype, std::size_t num_inputs, OpHandle* h) {
+void check_quant_count(const Options& o, std::size_t num_inputs) {
     if (!o.quant.empty() && o.quant.size() != num_inputs + 1) {
         usage_error("--quant given " + std::to_string(o.quant.size()) + " times: give it once per "
                     "input (" + std::to_string(num_inputs) + ") and once for the output");
     }
+}
+
+bcast_status create_op(const Options& o, int32_t dtype, std::size_t num_inputs, OpHandle* h) {
+    check_quant_count(o, num_inputs);
     bcast_status st = bcast_op_create(o.op, dtype, &h->op);
     for (std::size_t k = 0; st == BCAST_OK && k < o.quant.size(); ++k) {
         const std::size_t operand = k < num_inputs ? k : BCAST_OUTPUT;

@@ -43,6 +43,7 @@ struct Options {
     bool ncnn_order = false;
     bool have_op = false;
     int32_t op = BCAST_OP_ADD;
+    bool have_dtype = false;
     int32_t dtype = BCAST_DTYPE_F32;
     std::string isa;
     std::string out_path;
@@ -70,9 +71,12 @@ bool apply_isa(const Options& o);
 // The pool --threads asks for: none for 1, else bcast_pool_create(o.threads).
 bcast_status make_pool(const Options& o, PoolHandle* pool);
 
+// A usage error unless --quant was given not at all or num_inputs + 1 times
+// (each input's in order, then the output's).
+void check_quant_count(const Options& o, std::size_t num_inputs);
+
 // Creates o.op for `dtype` with o's rule (or expand mode) and axis, and
-// --quant's parameters: one per input in order and the output's last
-// (num_inputs + 1 of them, else a usage error).
+// --quant's parameters (check_quant_count).
 bcast_status create_op(const Options& o, int32_t dtype, std::size_t num_inputs, OpHandle* h);
 
 

@@ -39,7 +39,12 @@ const char* const kPlanHelp =
     "                OP:OPERANDS[:RULE[:AXIS]], e.g. sub:0,1 then mul:4,2:pdpd:1.\n"
     "                The last node is the output. Example, a normalisation tail:\n"
     "                bcast plan --node sub:0,1 --node mul:5,2 --node mul:6,3\n"
-    "                  --node add:7,4 8,64,112,112 1,64,1,1 1,64,1,1 1,64,1,1 1,64,1,1\n";
+    "                  --node add:7,4 8,64,112,112 1,64,1,1 1,64,1,1 1,64,1,1 1,64,1,1\n"
+    "                With --dtype u8 (or i8) and --quant, the inputs and the output\n"
+    "                are quantized and the nodes run on the dequantized f32 values.\n"
+    "\n"
+    "Ops compute as include/bcast/bcast.h says; where numpy's name means another\n"
+    "thing: remainder is C's IEEE remainder, mod is numpy's remainder.\n";
 
 namespace {
 
@@ -77,8 +82,16 @@ int plan_expression(const Options& o, const std::vector<Shape>& shapes) {
         usage_error("at most " + std::to_string(BCAST_MAX_INPUTS) + " input shapes");
     std::vector<NodeSpec> nodes;
     for (const std::string& spec : o.nodes) nodes.push_back(parse_node(spec));
+    check_quant_count(o, shapes.size());
+    // Quantized: the inputs are read and the output written as --dtype, and
+    // the nodes run over their dequantized f32 values (bcast_expr_set_quantization).
+    const bool quantized = !o.quant.empty();
     ExprHandle h;
-    bcast_status st = bcast_expr_create(o.dtype, shapes.size(), &h.expr);
+    bcast_status st = bcast_expr_create(quantized ? BCAST_DTYPE_F32 : o.dtype, shapes.size(), &h.expr);
+    for (std::size_t k = 0; st == BCAST_OK && k < o.quant.size(); ++k) {
+        st = bcast_expr_set_quantization(h.expr, k < shapes.size() ? k : BCAST_OUTPUT, o.dtype,
+                                         o.quant[k].scale, o.quant[k].zero_point);
+    }
     for (const NodeSpec& n : nodes) {
         if (st != BCAST_OK) break;
         st = bcast_expr_add_node(h.expr, n.op, n.rule, n.axis, n.operands.size(), n.operands.data(),

@@ -46,6 +46,9 @@ namespace {
 int32_t op_dtype(int32_t opcode, const std::vector<NpyArray>& inputs,
                  const std::vector<std::string>& names) {
     const size_t first = opcode == BCAST_OP_SELECT && inputs.size() > 1 ? 1 : 0;
+    if (first == 1 && inputs[0].dtype != BCAST_DTYPE_BOOL)
+        throw NpyError("select's condition " + names[0] + " is " + dtype_name(inputs[0].dtype) +
+                       ", not bool");
     for (size_t i = first + 1; i < inputs.size(); ++i)
         if (inputs[i].dtype != inputs[first].dtype)
             throw NpyError(std::string("inputs have different dtypes: ") + names[first] +

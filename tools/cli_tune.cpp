@@ -11,9 +11,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <string>
 #include <vector>
@@ -48,7 +50,9 @@ const char* const kTuneHelp =
     "                every CPU this process may use; 1 skips them)\n"
     "  --isa NAME    tune the kernel set NAME (bcast_set_max_isa) instead\n"
     "  --out PATH    where to write (default $XDG_CACHE_HOME/bcast/tuning.json,\n"
-    "                else ~/.cache/bcast/tuning.json; - for stdout)\n";
+    "                else ~/.cache/bcast/tuning.json; - for stdout, the table\n"
+    "                then on stderr); missing directories are created, 0700\n"
+    "                for the default, else 0755\n";
 
 namespace {
 
@@ -368,26 +372,47 @@ std::string default_path() {
     usage_error("no absolute XDG_CACHE_HOME or HOME: give --out PATH");
 }
 
-// Writes beside the target and renames, so that a reader never sees half a
-// file; creates the cache directories (0700) when missing.
-bool write_file(const std::string& path, const std::string& text) {
+// Creates the directory the file goes in where it is missing: the user's
+// cache directory 0700 (XDG), any other 0755, so that a system-wide file
+// (/var/cache/bcast) is readable by every user; then checks that it can be
+// written. Done before measuring, so that a bad --out fails at once. An
+// empty result is success, else what went wrong.
+std::string prepare_directory(const std::string& path, bool user_cache) {
     const std::size_t slash = path.rfind('/');
-    if (slash != std::string::npos && slash > 0) {
-        const std::string dir = path.substr(0, slash);
-        for (std::size_t at = dir.find('/', 1);; at = dir.find('/', at + 1)) {
-            ::mkdir(dir.substr(0, at).c_str(), 0700);  // existing: EEXIST, fine
-            if (at == std::string::npos) break;
+    if (path == "-" || slash == std::string::npos || slash == 0) return "";
+    const std::string dir = path.substr(0, slash);
+    for (std::size_t at = dir.find('/', 1);; at = dir.find('/', at + 1)) {
+        const std::string prefix = dir.substr(0, at);
+        if (::mkdir(prefix.c_str(), user_cache ? 0700 : 0755) == 0) {
+            std::fprintf(stderr, "bcast tune: created %s\n", prefix.c_str());
+        } else if (errno != EEXIST) {
+            return "cannot create " + prefix + ": " + std::strerror(errno);
         }
+        if (at == std::string::npos) break;
     }
+    if (::access(dir.c_str(), W_OK) != 0) return "cannot write in " + dir + ": " + std::strerror(errno);
+    return "";
+}
+
+// Writes beside the target and renames, so that a reader never sees half a
+// file. An empty result is success, else what went wrong.
+std::string write_file(const std::string& path, const std::string& text) {
     const std::string tmp = path + ".tmp." + std::to_string(::getpid());
     std::FILE* f = std::fopen(tmp.c_str(), "w");
-    if (f == nullptr) return false;
+    if (f == nullptr) return tmp + ": " + std::strerror(errno);
     const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-    if (std::fclose(f) != 0 || !ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int write_errno = errno;
+    if (std::fclose(f) != 0 || !ok) {
+        const int e = ok ? errno : write_errno;
         std::remove(tmp.c_str());
-        return false;
+        return tmp + ": " + std::strerror(e);
     }
-    return true;
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        const int e = errno;
+        std::remove(tmp.c_str());
+        return "renaming " + tmp + ": " + std::strerror(e);
+    }
+    return "";
 }
 
 }  // namespace
@@ -400,6 +425,11 @@ int cmd_tune(int argc, char** argv) {
     if (!o.args.empty()) usage_error("bcast tune takes no arguments");
     if (!apply_isa(o)) return kExitRefused;
     const std::string path = o.out_path.empty() ? default_path() : o.out_path;
+    const std::string unwritable = prepare_directory(path, o.out_path.empty());
+    if (!unwritable.empty()) {
+        std::fprintf(stderr, "bcast: %s\n", unwritable.c_str());
+        return kExitRefused;
+    }
     PoolHandle pool;
     std::size_t threads = 1;
     if (o.threads != 1) {
@@ -418,10 +448,12 @@ int cmd_tune(int argc, char** argv) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     bcast_tuning_load_string(nullptr, 0);
 
-    std::printf("%-18s %-16s %-16s %-8s %s\n", "choice", "built-in", "chosen", "gain", "verdict");
+    // The table goes where the file does not: with --out -, stdout is the file.
+    std::FILE* table = path == "-" ? stderr : stdout;
+    std::fprintf(table, "%-18s %-16s %-16s %-8s %s\n", "choice", "built-in", "chosen", "gain", "verdict");
     for (const Line& l : tuner.lines()) {
-        std::printf("%-18s %-16s %-16s %-8s %s\n", l.choice.c_str(), l.builtin.c_str(), l.chosen.c_str(),
-                    l.gain.c_str(), l.verdict.c_str());
+        std::fprintf(table, "%-18s %-16s %-16s %-8s %s\n", l.choice.c_str(), l.builtin.c_str(),
+                     l.chosen.c_str(), l.gain.c_str(), l.verdict.c_str());
     }
     char info[256];
     std::snprintf(info, sizeof info,
@@ -433,12 +465,14 @@ int cmd_tune(int argc, char** argv) {
         bcast::tuning::write_tuning_text(before.key, tuner.tuned(), info + bcast::tuning::json_quote(before.builtin));
     if (path == "-") {
         std::printf("%s", text.c_str());
-    } else if (!write_file(path, text)) {
-        std::fprintf(stderr, "bcast: cannot write %s\n", path.c_str());
-        return kExitRefused;
-    } else {
-        std::printf("wrote %s (%s)\n", path.c_str(), disturbance(seconds).c_str());
+        return kExitOk;
     }
+    const std::string failed = write_file(path, text);
+    if (!failed.empty()) {
+        std::fprintf(stderr, "bcast: cannot write %s: %s\n", path.c_str(), failed.c_str());
+        return kExitRefused;
+    }
+    std::printf("wrote %s (%s)\n", path.c_str(), disturbance(seconds).c_str());
     return kExitOk;
 }
 

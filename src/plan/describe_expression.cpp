@@ -54,6 +54,18 @@ std::string steps_json(const FusedPlan& p) {
     return s + "]";
 }
 
+// Leaves read as a short row repeated along the line: their stride in the
+// loops reads 0, like a scalar's, so the period is said here.
+std::string patterns_json(const FusedPlan& p) {
+    std::string s;
+    for (std::size_t l = 0; l < p.num_reads; ++l) {
+        if (p.leaf_period[l] == 0) continue;
+        s += std::string(s.empty() ? "" : ",") + "{\"operand\":\"input" + std::to_string(p.input_order[l]) +
+             "\",\"period\":" + std::to_string(p.leaf_period[l]) + "}";
+    }
+    return s.empty() ? s : ",\"patterns\":[" + s + "]";
+}
+
 }  // namespace
 
 std::string describe_json(const Expression& e, const FusedPlan* p) {
@@ -68,7 +80,8 @@ std::string describe_json(const Expression& e, const FusedPlan* p) {
     if (!p) return s + ",\"planned\":false}";
     s += layout_json(*p) + ",\"kernel\":\"fused\",\"in_registers\":" + (p->chain || p->quant_binary ? "true" : "false") +
          ",\"elements_per_block\":" + std::to_string(p->block) +
-         ",\"scratch_slots\":" + std::to_string(p->num_slots) + ",\"steps\":" + steps_json(*p) +
+         ",\"scratch_slots\":" + std::to_string(p->num_slots) + patterns_json(*p) +
+         ",\"steps\":" + steps_json(*p) +
          ",\"streaming_stores\":" + (p->stream ? "true" : "false");
     return s + "}";
 }

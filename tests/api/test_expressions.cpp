@@ -144,6 +144,30 @@ TEST_CASE("a comparison feeding SELECT, fused, is where(x < t, x, fill)", "[expr
     bcast_expr_destroy(e);
 }
 
+TEST_CASE("describe names the inputs read as a repeated row and their period", "[expr]") {
+    // (2,3) + (3): input1 repeats along the one coalesced loop, whose stride
+    // for it reads 0 as a scalar's would; (2,300) + (300) keeps two loops.
+    for (const int64_t n : {int64_t{3}, int64_t{300}}) {
+        bcast_expr* e = nullptr;
+        REQUIRE(bcast_expr_create(BCAST_DTYPE_F32, 2, &e) == BCAST_OK);
+        const size_t ops[2] = {0, 1};
+        REQUIRE(bcast_expr_add_node(e, BCAST_OP_ADD, BCAST_RULE_NUMPY, -1, 2, ops, nullptr) == BCAST_OK);
+        const int64_t a[2] = {2, n}, b[1] = {n};
+        const size_t ranks[2] = {2, 1};
+        const int64_t* dims[2] = {a, b};
+        REQUIRE(bcast_expr_plan(e, 2, ranks, dims, nullptr, nullptr) == BCAST_OK);
+        char buf[2048];
+        REQUIRE(bcast_expr_describe(e, buf, sizeof buf) > 0);
+        const std::string json(buf);
+        const bool one_loop = json.find("\"loops\":[{\"extent\":" + std::to_string(2 * n) + ",\"strides\":[1,0,1]}]") !=
+                              std::string::npos;
+        CHECK(one_loop == (n == 3));
+        CHECK((json.find("\"patterns\":[{\"operand\":\"input1\",\"period\":3}]") != std::string::npos) == (n == 3));
+        CHECK((json.find("\"patterns\"") != std::string::npos) == one_loop);
+        bcast_expr_destroy(e);
+    }
+}
+
 TEST_CASE("expressions refuse bad calls with a status and a message naming the node", "[expr]") {
     const auto last_error = [] { return std::string(bcast_last_error()); };
     bcast_expr* e = nullptr;

@@ -164,6 +164,8 @@ def test_refuses_a_bad_file(tmp_path, make, needle):
 
 REFUSALS = [
     ("mixed dtypes", ["--op", "add"], ["f4", "i4"], 1, "inputs have different dtypes"),
+    ("select on a float condition", ["--op", "select"], ["f4", "f4", "f4"], 1,
+     "select's condition"),
     ("library refusal", ["--op", "add"], ["f4", "f4b"], 1,
      "BCAST_ERROR_INCOMPATIBLE_SHAPES: numpy: cannot broadcast dimension 1"),
     ("unsupported op/dtype", ["--op", "atan2"], ["i4", "i4"], 1, "BCAST_ERROR_UNSUPPORTED"),

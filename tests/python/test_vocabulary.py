@@ -160,3 +160,10 @@ def test_every_op_has_its_python_function():
     import bcast
     missing = [n.lower() for n in names("opcode") if not callable(getattr(bcast, n.lower(), None))]
     assert missing == []
+
+
+def test_man_page_names_the_library_version():
+    LIB.bcast_version_string.restype = ctypes.c_char_p
+    header = re.search(r'^\.TH BCAST 1 "[^"]*" "bcast ([^"]+)"', (ROOT / "docs" / "bcast.1").read_text(), re.M)
+    assert header, "docs/bcast.1 has no .TH line naming the version"
+    assert header.group(1) == LIB.bcast_version_string().decode()
