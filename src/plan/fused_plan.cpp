@@ -455,7 +455,11 @@ void choose_quant_binary(FusedPlan& p) {
         {k.vv, k.vs, k.vf}, {k.sv, nullptr, nullptr}, {k.fv, nullptr, nullptr}};
     p.quant_binary = by_reads[read(x)][read(y)];
     p.quant_binary_params = {p.leaf_quant[x], p.leaf_quant[y], p.out_quant, p.quant_binary, {}};
-    const kernels::QuantBinaryFn row = p.leaf_scalar[x] ? k.sv_row : p.leaf_scalar[y] ? k.vs_row : nullptr;
+    // A table row indexes the other operand's bytes: read in place, not a
+    // pattern (whose register kernel does not exist to build the row).
+    const kernels::QuantBinaryFn row = p.leaf_scalar[x] && read(y) == 0   ? k.sv_row
+                                       : p.leaf_scalar[y] && read(x) == 0 ? k.vs_row
+                                                                          : nullptr;
     if (row) p.quant_binary = row;
     if (p.quant_binary && !row) choose_checked(p, k);
     // Without a pattern nothing goes through slots: a line runs in one call

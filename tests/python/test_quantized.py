@@ -222,6 +222,24 @@ def test_constant_operand_and_per_channel(lib):
             assert np.array_equal(got, want), (op, b.shape, "constant first")
 
 
+@pytest.mark.parametrize("rows", [6, 600])
+def test_a_constant_beside_a_repeated_row(lib, rows):
+    """An operand constant over the whole output through zero strides (not
+    shape 1) beside a short row repeated along the line: no table-row kernel
+    applies (it indexes bytes read in place), the block path runs."""
+    rng = np.random.default_rng(11)
+    pa, pb, py = (0.03, 9), (0.05, 120), (0.04, 100)
+    a = np.broadcast_to(np.uint8(201), (rows, 1))  # strides (0, 0)
+    b = rng.integers(0, 256, (5,)).astype(np.uint8)
+    for op in ("ADD", "MUL"):
+        want = qdq(op, np.array(a), b, pa, pb, py, "u8")
+        got = QOp(lib, op, "u8", [pa, pb], py).run([a, b], np.empty(want.shape, np.uint8))
+        assert np.array_equal(got, want), (op, "constant first")
+        want = qdq(op, b, np.array(a), pb, pa, py, "u8")
+        got = QOp(lib, op, "u8", [pb, pa], py).run([b, a], np.empty(want.shape, np.uint8))
+        assert np.array_equal(got, want), (op, "constant second")
+
+
 def test_tasks_write_what_execute_writes(lib):
     rng = np.random.default_rng(5)
     a = rng.integers(-128, 128, (300, 1000)).astype(np.int8)
