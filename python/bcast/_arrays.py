@@ -19,8 +19,9 @@ from .errors import UnsupportedError
 
 
 def as_int(value, what):
-    """value as an int: anything operator.index takes, except bool."""
-    if isinstance(value, bool):
+    """value as an int: anything operator.index takes, except bool (numpy's
+    included)."""
+    if isinstance(value, (bool, np.bool_)):
         raise TypeError("%s must be an int, not bool" % what)
     try:
         return operator.index(value)
@@ -28,12 +29,17 @@ def as_int(value, what):
         raise TypeError("%s must be an int, not %s" % (what, type(value).__name__)) from None
 
 
+def as_i64(value, what):
+    """as_int, within the library's int64_t (ctypes would wrap it silently)."""
+    value = as_int(value, what)
+    if not -2 ** 63 <= value < 2 ** 63:
+        raise OverflowError("%s %d does not fit int64" % (what, value))
+    return value
+
+
 def as_axis(axis, what):
     """An axis argument as an int (the library's int64_t)."""
-    axis = as_int(axis, what + ": axis")
-    if not -2 ** 63 <= axis < 2 ** 63:
-        raise OverflowError("%s: axis %d does not fit int64" % (what, axis))
-    return axis
+    return as_i64(axis, what + ": axis")
 
 
 def as_shape(shape):
@@ -42,14 +48,15 @@ def as_shape(shape):
         raise TypeError("a shape must be an int or a sequence of ints, not %r" % (shape,))
     if hasattr(shape, "shape"):
         return tuple(shape.shape)
+    if not isinstance(shape, (bool, np.bool_)):
+        try:
+            return (as_i64(shape, "a shape's extent"),)
+        except TypeError:
+            pass
     try:
-        return (operator.index(shape),)
+        return tuple(as_i64(v, "a shape's extent") for v in shape)
     except TypeError:
-        pass
-    try:
-        return tuple(operator.index(v) for v in shape)
-    except TypeError:
-        raise TypeError("a shape must be an int or a sequence of ints, not %r" % (shape,))
+        raise TypeError("a shape must be an int or a sequence of ints, not %r" % (shape,)) from None
 
 
 def element_strides(arr):
@@ -244,4 +251,14 @@ def quantization(scale, zero_point, scale_what, zero_point_what):
     zero_point = as_int(zero_point, zero_point_what)
     if not -2 ** 31 <= zero_point < 2 ** 31:
         raise OverflowError("%s does not fit int32" % zero_point_what)
-    return float(np.float32(scale)), zero_point
+    # The library takes a float32: a value that float32 turns into infinity
+    # or zero is refused here, by the value the caller gave.
+    try:
+        wide = float(scale)
+    except OverflowError:
+        raise ValueError("%s is too large for a float32" % scale_what) from None
+    with np.errstate(over="ignore", under="ignore"):
+        narrow = float(np.float32(wide))
+    if np.isfinite(wide) and wide != 0 and (not np.isfinite(narrow) or narrow == 0):
+        raise ValueError("%s %r is out of float32's range (it would be %r)" % (scale_what, scale, narrow))
+    return narrow, zero_point

@@ -9,6 +9,7 @@ so its symbols never leak into other extension modules.
 """
 
 import ctypes
+import operator
 import ctypes.util
 import os
 
@@ -121,10 +122,13 @@ def check(status):
         raise error_for_status(status, message or name, name)
 
 
-def i64_array(values):
+def i64_array(values, what="a value"):
     """A C int64_t array holding `values` (at least one slot, so the pointer is
-    never NULL)."""
-    values = [int(v) for v in values]
+    never NULL); OverflowError for a value outside int64 (ctypes would wrap it)."""
+    values = [operator.index(v) for v in values]
+    for v in values:
+        if not -2 ** 63 <= v < 2 ** 63:
+            raise OverflowError("%s %d does not fit int64" % (what, v))
     return (c_i64 * max(len(values), 1))(*values)
 
 

@@ -19,7 +19,7 @@ def _element_strides(shape, strides):
     new array) when None."""
     if strides is None:
         return contiguous_strides(shape)
-    strides = [_arrays.as_int(s, "bcast.Op.plan: a stride") for s in strides]
+    strides = [_arrays.as_i64(s, "bcast.Op.plan: a stride") for s in strides]
     if len(strides) != len(shape):
         raise ValueError("bcast.Op.plan: strides %s do not fit shape %s" % (tuple(strides), shape))
     return strides
@@ -94,7 +94,7 @@ class Op:
         inputs = Shapes(shapes, strides)
         target = None if target is None else _arrays.as_shape(target)
         if axes_mapping is not None:
-            axes_mapping = [_arrays.as_int(v, "bcast.Op.plan: axes_mapping") for v in axes_mapping]
+            axes_mapping = [_arrays.as_i64(v, "bcast.Op.plan: axes_mapping") for v in axes_mapping]
         with self._planning:  # two plan() calls never share the fresh handle
             plan, self._fresh = self._fresh or self._new_plan(), None
         self._plan = plan.plan(inputs, signature, None, out_strides, target, axes_mapping)

@@ -21,6 +21,7 @@ merge). docs/partial-shapes.md compares them.
 import ctypes
 
 from . import _enums
+from ._arrays import as_axis, as_i64
 from ._library import c_i32, c_i64, c_size, check, lib
 
 __all__ = ["infer_partial_shape", "infer_partial_expand_shape", "Conditions"]
@@ -62,20 +63,64 @@ for _name, (_restype, _argtypes) in _PROTOTYPES.items():
     _f.restype, _f.argtypes = _restype, _argtypes
 
 
+def _extent(value, what):
+    """A known extent or interval bound: an int within int64 (numpy's ints
+    too; not bool, not float)."""
+    return as_i64(value, what)
+
+
 def _dim(d):
     """One dimension in the notation above as (lo, hi, symbol bytes)."""
     if d is None:
         return 0, UNBOUNDED, None
     if isinstance(d, str):
+        if "\0" in d:
+            raise ValueError("a symbol cannot hold a NUL character: %r" % (d,))
         return 0, UNBOUNDED, d.encode()
     if isinstance(d, tuple):
         if len(d) != 2:
             raise ValueError("an interval is (lo, hi), got %r" % (d,))
         lo, hi = d
-        return int(lo), UNBOUNDED if hi is None else int(hi), None
-    if isinstance(d, bool) or not isinstance(d, int):
-        raise TypeError("a dimension is an int, None, a str or (lo, hi), got %r" % (d,))
-    return int(d), int(d), None
+        return (_extent(lo, "an interval's lower bound"),
+                UNBOUNDED if hi is None else _extent(hi, "an interval's upper bound"), None)
+    try:
+        d = _extent(d, "a dimension")
+    except TypeError:
+        raise TypeError("a dimension is an int, None, a str or (lo, hi), got %r" % (d,)) from None
+    return d, d, None
+
+
+def _partial_shape(s):
+    """A partial shape as (dims, rank known)."""
+    if s is None:
+        return (), False
+    if isinstance(s, (str, bytes)):
+        raise TypeError("a partial shape is a sequence of dimensions or None, not %r" % (s,))
+    try:
+        s = tuple(s)
+    except TypeError:
+        raise TypeError("a partial shape is a sequence of dimensions or None, not %r" % (s,)) from None
+    if s and s[0] is Ellipsis:
+        return s[1:], False
+    return s, True
+
+
+def _not_an_instance(j, partial, static, seen):
+    """Why static (input j's shape) is not one its partial shape allows, or
+    None; `seen` (symbol -> extent) holds the symbols across all inputs."""
+    dims, known = partial
+    if len(static) != len(dims) if known else len(static) < len(dims):
+        return "input %d: rank %d does not fit its partial shape's %s%d" % (
+            j, len(static), "" if known else "at least ", len(dims))
+    for i, (lo, hi, symbol) in enumerate(dims):
+        axis = len(static) - len(dims) + i  # an unknown rank's dims are its last ones
+        x = static[axis]
+        if not lo <= x <= hi:
+            return "input %d: extent %d at axis %d is outside its partial shape's %s" % (
+                j, x, axis, lo if lo == hi else (lo, None if hi == UNBOUNDED else hi))
+        if symbol is not None and seen.setdefault(symbol, x) != x:
+            return "symbol %s would be both %d and %d" % (symbol.decode(), seen[symbol], x)
+    return None
 
 
 class _Shapes:
@@ -85,16 +130,14 @@ class _Shapes:
         self.count = len(shapes)
         self.array = (_PShape * max(self.count, 1))()
         self._keep = []
-        for j, s in enumerate(shapes):
-            known = 1
-            if s is None:
-                s, known = (), 0
-            s = tuple(s)
-            if s and s[0] is Ellipsis:
-                s, known = s[1:], 0
-            dims = (_PDim * max(len(s), 1))(*[_PDim(*_dim(d)) for d in s])
+        self.partial = []  # per input: (dims as (lo, hi, symbol), rank known)
+        for j, shape in enumerate(shapes):
+            s, known = _partial_shape(shape)
+            parsed = [_dim(d) for d in s]
+            self.partial.append((parsed, known))
+            dims = (_PDim * max(len(s), 1))(*[_PDim(*d) for d in parsed])
             self._keep.append(dims)
-            self.array[j] = _PShape(known, len(s), dims)
+            self.array[j] = _PShape(int(known), len(s), dims)
 
 
 def _shape_out(dims, count, known):
@@ -125,11 +168,24 @@ class Conditions(tuple):
         lib.bcast_conditions_format(count, atoms, inputs.count, inputs.array, buf, size + 1)
         text = buf.value.decode()
         self = super().__new__(cls, text.split("\n") if text else ())
-        self._atoms, self._count = atoms, count
+        # The atoms alone (not the whole buffer they were written into).
+        self._atoms, self._count = (_Condition * max(count, 1))(*atoms[:count]), count
+        self._partial = inputs.partial
         return self
 
     def holds(self, *shapes):
-        shapes = [tuple(int(x) for x in s) for s in shapes]
+        """Whether the conditions hold for these static shapes, one per input;
+        ValueError for shapes that their partial shapes do not allow (a rank,
+        an extent or a symbol's value), where the conditions say nothing."""
+        shapes = [tuple(as_i64(x, "bcast.Conditions.holds: an extent") for x in s) for s in shapes]
+        if len(shapes) != len(self._partial):
+            raise ValueError("bcast.Conditions.holds: %d shapes for %d inputs" % (
+                len(shapes), len(self._partial)))
+        seen = {}
+        for j, (partial, static) in enumerate(zip(self._partial, shapes)):
+            why = _not_an_instance(j, partial, static, seen)
+            if why:
+                raise ValueError("bcast.Conditions.holds: " + why)
         ranks = (c_size * max(len(shapes), 1))(*[len(s) for s in shapes])
         arrays = [(c_i64 * max(len(s), 1))(*s) for s in shapes]
         dims = (ctypes.POINTER(c_i64) * max(len(shapes), 1))(
@@ -169,8 +225,9 @@ def infer_partial_shape(*shapes, rule="numpy", axis=-1, semantics="strict"):
     code = _semantics_code(semantics)
     inputs = _Shapes(shapes)
     rule = _enums.rule_code(rule)
+    axis = as_axis(axis, "bcast.infer_partial_shape")
     return _run(semantics, inputs, lambda *out: lib.bcast_infer_partial_shape(
-        code, rule, int(axis), inputs.count, inputs.array, *out))
+        code, rule, axis, inputs.count, inputs.array, *out))
 
 
 def infer_partial_expand_shape(data_shape, target_shape, mode="bidirectional",
@@ -180,9 +237,10 @@ def infer_partial_expand_shape(data_shape, target_shape, mode="bidirectional",
     code = _semantics_code(semantics)
     inputs = _Shapes([data_shape, target_shape])
     mode = _enums.expand_mode_code(mode)
+    axis = as_axis(axis, "bcast.infer_partial_expand_shape")
     mapping = None if axes_mapping is None else (c_i64 * max(len(axes_mapping), 1))(
-        *[int(a) for a in axes_mapping])
+        *[as_i64(a, "bcast.infer_partial_expand_shape: axes_mapping") for a in axes_mapping])
     count = 0 if axes_mapping is None else len(axes_mapping)
     return _run(semantics, inputs, lambda *out: lib.bcast_infer_partial_expand_shape(
         code, mode, ctypes.byref(inputs.array[0]), ctypes.byref(inputs.array[1]), mapping, count,
-        int(axis), *out))
+        axis, *out))

@@ -13,7 +13,8 @@ namespace bcast {
 void check_quantization(const Quantization& q, const char* operand) {
     const std::string who = operand;
     if (q.dtype != BCAST_DTYPE_U8 && q.dtype != BCAST_DTYPE_I8) {
-        fail(BCAST_ERROR_UNSUPPORTED, who + ": quantized values are u8 or i8, not " + dtype_name(q.dtype));
+        const std::string name = valid_dtype(q.dtype) ? dtype_name(q.dtype) : "unknown dtype " + std::to_string(q.dtype);
+        fail(BCAST_ERROR_UNSUPPORTED, who + ": quantized values are u8 or i8, not " + name);
     }
     // Subnormal scales are refused: their reciprocals overflow, and no
     // framework's quantizer produces them (decisions.md).

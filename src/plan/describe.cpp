@@ -3,6 +3,8 @@
 #include "plan/json.hpp"
 #include "plan/plan.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 
 namespace bcast::plan {
@@ -33,13 +35,20 @@ const char* requantize_json(FusedPlan::CheckedPairs checked) {
     return "\"divide\"";
 }
 
+// A quantized plan's block, or its line where a line runs in one call
+// (the block is then a bound no line reaches).
+uint64_t elements_per_call(const FusedPlan& q) {
+    const uint64_t line = q.nest.num_loops > 0 ? static_cast<uint64_t>(q.nest.loops[q.nest.num_loops - 1].extent) : 1;
+    return std::min<uint64_t>(q.block, line);
+}
+
 std::string plan_fields(const Plan& p) {
     if (p.quantized) {  // dequantize, the op in f32, quantize: block by block
         const FusedPlan& q = *p.quantized;
         std::string s = layout_json(p) + ",\"kernel\":\"quantized\",\"requantize\":" +
                         requantize_json(q.checked_pairs) +
                         ",\"in_registers\":" + (q.quant_binary ? "true" : "false") + kernel_op_json(p) +
-                        ",\"elements_per_call\":" + std::to_string(q.block) +
+                        ",\"elements_per_call\":" + std::to_string(elements_per_call(q)) +
                         ",\"streaming_stores\":" + (p.stream ? "true" : "false");
         for (std::size_t l = 0; l < q.num_reads && l < 2; ++l) {
             if (q.leaf_period[l] > 0) s += pattern_json(q.leaf_period[l], l == 0);

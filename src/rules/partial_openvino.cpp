@@ -124,7 +124,7 @@ struct OpenVino {
         const auto rd = static_cast<int64_t>(dst->rank), rs = static_cast<int64_t>(src.rank);
         if (rs > rd) return false;
         const int64_t start = axis == -1 ? rd - rs : axis;
-        if (rs + start > rd) return false;
+        if (start < 0 || start > rd - rs) return false;  // rs <= rd: no overflow
         bool ok = true;
         for (int64_t i = 0; i < rs; ++i) {
             PDim& a = dst->dims[static_cast<std::size_t>(start + i)];

@@ -53,3 +53,24 @@ TEST_CASE("partial strict: sound and complete on random partial shapes", "[parti
         CHECK(unknown_rank[r] > 0);
     }
 }
+
+TEST_CASE("partial openvino pdpd: an axis past the rank is refused, never indexed", "[partial]") {
+    // (2,3,4) + (3,4) at axis INT64_MAX, INT64_MAX - 1 and 2: B does not fit
+    // after the axis; the check must not overflow (UBSan) or index past A.
+    const bcast_pdim a[3] = {{2, 2, nullptr}, {3, 3, nullptr}, {4, 4, nullptr}};
+    const bcast_pdim b[2] = {{3, 3, nullptr}, {4, 4, nullptr}};
+    const bcast_pshape in[2] = {{1, 3, a}, {1, 2, b}};
+    bcast_pdim out[BCAST_MAX_RANK];
+    size_t n = 0;
+    int32_t known = 0;
+    bcast_condition conditions[16];
+    size_t num_conditions = 0;
+    for (const int64_t axis : {INT64_MAX, INT64_MAX - 1, int64_t{2}}) {
+        CHECK(bcast_infer_partial_shape(BCAST_SEMANTICS_OPENVINO, BCAST_RULE_PDPD, axis, 2, in, BCAST_MAX_RANK, out,
+                                        &n, &known, 16, conditions, &num_conditions) ==
+              BCAST_ERROR_INCOMPATIBLE_SHAPES);
+    }
+    REQUIRE(bcast_infer_partial_shape(BCAST_SEMANTICS_OPENVINO, BCAST_RULE_PDPD, 1, 2, in, BCAST_MAX_RANK, out, &n,
+                                      &known, 16, conditions, &num_conditions) == BCAST_OK);
+    CHECK(n == 3);
+}

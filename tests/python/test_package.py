@@ -602,3 +602,43 @@ def test_expand_needs_a_target_shape():
     with pytest.raises(TypeError, match="shape"):
         bcast.expand(x, "3")
     assert_same(bcast.expand(x, 3), x)
+
+
+HUGE = 2 ** 64 + 3  # ctypes would keep HUGE % 2**64 == 3
+
+
+@pytest.mark.parametrize("call", [
+    lambda x: bcast.expand(x, (HUGE, 3)),
+    lambda x: bcast.expand(x, (2, 3), mode="explicit", axes_mapping=[HUGE]),
+    lambda x: bcast.infer_shape((HUGE,), (3,)),
+    lambda x: bcast.infer_expand_shape((3,), (HUGE, 3)),
+    lambda x: bcast.infer_expand_shape((3,), (2, 3), mode="explicit", axes_mapping=[HUGE]),
+    lambda x: bcast.explain((HUGE,), (3,)),
+    lambda x: bcast.Op("add", "f32").plan([(HUGE,), (3,)]),
+    lambda x: bcast.Op("add", "f32").plan([(3,), (3,)], strides=[(HUGE,), (1,)]),
+], ids=["expand", "expand mapping", "infer_shape", "infer_expand_shape", "expand_shape mapping",
+        "explain", "Op.plan", "Op.plan strides"])
+def test_integers_beyond_int64_are_refused_not_wrapped(call):
+    with pytest.raises(OverflowError, match="does not fit int64"):
+        call(np.arange(3, dtype=np.float32))
+
+
+def test_numpy_bools_are_not_ints():
+    u = np.zeros(3, np.uint8)
+    for call in (lambda: bcast.qlinear("add", u, u, 0.1, np.bool_(True), 0.1, 0, 0.1, 0),
+                 lambda: bcast.add(np.ones(3, "f4"), np.ones(3, "f4"), axis=np.bool_(True)),
+                 lambda: bcast.add(np.ones(3, "f4"), np.ones(3, "f4"), threads=np.bool_(True)),
+                 lambda: bcast.Pool(np.bool_(True)),
+                 lambda: bcast.set_plan_cache_size(np.bool_(True))):
+        with pytest.raises(TypeError, match="not (bool|True)"):
+            call()
+
+
+def test_a_scale_outside_float32_is_named_as_given():
+    u = np.zeros(3, np.uint8)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # numpy's cast warning must not leak out
+        for scale, shown in ((1e39, "1e+39"), (1e-46, "1e-46"), (10 ** 400, "too large")):
+            with pytest.raises(ValueError, match="a_scale.*" + shown.replace("+", r"\+")):
+                bcast.qlinear("add", u, u, scale, 0, 0.1, 0, 0.1, 0)

@@ -258,3 +258,36 @@ def test_onnx_expand_agrees_with_onnx_shape_inference():
         except bcast.IncompatibleShapesError:
             got = "refused"
         assert got == expected, (data, target)
+
+
+def test_numbers_are_checked_not_wrapped_or_truncated():
+    with pytest.raises(OverflowError, match="does not fit int64"):
+        bcast.infer_partial_shape((2 ** 64 + 3,), (3,))
+    with pytest.raises(TypeError):
+        bcast.infer_partial_shape(((1.5, 3),), (2,))
+    with pytest.raises(TypeError):
+        bcast.infer_partial_shape(((True, 3),), (2,))
+    with pytest.raises(TypeError, match="axis"):
+        bcast.infer_partial_shape((2, 3, 4), (3,), rule="pdpd", axis=1.7)
+    with pytest.raises(TypeError, match="axes_mapping"):
+        bcast.infer_partial_expand_shape((3,), (2, 3), mode="explicit", axes_mapping=[1.9])
+    with pytest.raises(ValueError, match="NUL"):
+        bcast.infer_partial_shape(("N\0a",), ("N\0b",))
+    with pytest.raises(TypeError, match="partial shape"):
+        bcast.infer_partial_shape("NM", (2, 3))
+    import numpy as np
+    assert bcast.infer_partial_shape((np.int64(2), 3), (3,))[0] == (2, 3)  # as infer_shape takes them
+
+
+def test_conditions_hold_only_for_shapes_the_partial_shapes_allow():
+    _, c = bcast.infer_partial_shape(("N", 3), ("M", 3))
+    assert c.holds((2, 3), (1, 3)) and not c.holds((2, 3), (4, 3))
+    for shapes, why in ((((2, 5), (2, 7)), "extent 5 at axis 1"), (((2, 3),), "1 shapes for 2"),
+                        (((2, 3, 1), (2, 3)), "rank 3")):
+        with pytest.raises(ValueError, match=why):
+            c.holds(*shapes)
+    _, c = bcast.infer_partial_shape(("N", "N"), (1, 1))
+    with pytest.raises(ValueError, match="N would be both 2 and 5"):
+        c.holds((2, 5), (1, 1))
+    _, c = bcast.infer_partial_shape((..., "N", 3), ("M", 3))
+    assert not c.holds((7, 2, 3), (4, 3)) and c.holds((7, 4, 3), (4, 3))
