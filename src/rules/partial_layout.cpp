@@ -354,7 +354,7 @@ Layout ncnn_layout(const PShape* in, std::size_t n) {
     return l;
 }
 
-Layout explicit_layout(const PShape* in, const int64_t* axes, std::size_t count) {
+Layout explicit_layout(const PShape* in, const int64_t* axes, std::size_t count, const Symbols& symbols) {
     const std::string who = "broadcast explicit";
     Layout l;
     l.who = who;
@@ -364,7 +364,7 @@ Layout explicit_layout(const PShape* in, const int64_t* axes, std::size_t count)
     if (count > 0 && axes == nullptr)
         fail(BCAST_ERROR_INVALID_ARGUMENT,
              who + ": axes_mapping is NULL but axes_count is " + std::to_string(count));
-    const auto target_text = [&] { return to_string(target, {}); };
+    const auto target_text = [&] { return to_string(target, symbols); };
     l.out = target;
     if (data.rank == 0) {
         if (count > 1)
@@ -446,11 +446,11 @@ Layout layout_elementwise(bcast_rule rule, int64_t axis, const PShape* in, std::
 }
 
 Layout layout_expand(bcast_expand_mode mode, const PShape* in, const int64_t* axes_mapping,
-                     std::size_t axes_count, int64_t axis) {
+                     std::size_t axes_count, int64_t axis, const Symbols& symbols) {
     switch (mode) {
         case BCAST_EXPAND_NUMPY: return into_layout("broadcast numpy", in, 2, 1);
         case BCAST_EXPAND_BIDIRECTIONAL: return numpy_layout("broadcast bidirectional", in, 2);
-        case BCAST_EXPAND_EXPLICIT: return explicit_layout(in, axes_mapping, axes_count);
+        case BCAST_EXPAND_EXPLICIT: return explicit_layout(in, axes_mapping, axes_count, symbols);
         default: return expand_pdpd_layout(in, axis);
     }
 }

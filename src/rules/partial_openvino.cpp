@@ -164,7 +164,6 @@ Inference openvino_elementwise(bcast_rule rule, int64_t axis, const PShape* in, 
     if (rule != BCAST_RULE_NONE && rule != BCAST_RULE_NUMPY && rule != BCAST_RULE_PDPD)
         no_inference(std::string("auto_broadcast ") + rule_name(rule));
     const auto who = [rule] { return std::string(rule_name(rule)) + " (openvino semantics)"; };
-    if (rule == BCAST_RULE_PDPD && axis < -1) rules::detail::check_axis_argument(who(), axis);
     OpenVino ov(symbols.size());
     Inference inf;
     inf.out = in[0];

@@ -2,6 +2,7 @@
 // text and evaluation of conditions.
 #include "core/op_info.hpp"
 #include "rules/partial_util.hpp"
+#include "rules/rule_util.hpp"
 
 #include <algorithm>
 
@@ -161,6 +162,9 @@ Inference infer(Semantics semantics, bcast_rule rule, int64_t axis, const PShape
     if (inputs == nullptr) fail(BCAST_ERROR_INVALID_ARGUMENT, std::string(name) + ": inputs is NULL");
     for (std::size_t j = 0; j < n; ++j)
         check_shape(inputs[j], [j] { return "input " + std::to_string(j); }, symbols);
+    // The rules that take an axis take one of bcast's under every semantics
+    // (ONNX's inference of a legacy broadcast reads none, but the call does).
+    if (rule == BCAST_RULE_PDPD || rule == BCAST_RULE_ONNX_LEGACY) rules::detail::check_axis_argument(name, axis);
     switch (semantics) {
         case Semantics::onnx: return detail::onnx_elementwise(rule, inputs, n, symbols);
         case Semantics::openvino:
@@ -205,10 +209,10 @@ Inference infer_expand(Semantics semantics, bcast_expand_mode mode, const PShape
         return detail::solve_ranks(
             ranks,
             [&](const PShape* s) {
-                return detail::layout_expand(mode, s, axes_mapping, axes_count, axis);
+                return detail::layout_expand(mode, s, axes_mapping, axes_count, axis, symbols);
             },
             in.data(), 2, symbols, check_expand, &context);
-    const Layout l = detail::layout_expand(mode, in.data(), axes_mapping, axes_count, axis);
+    const Layout l = detail::layout_expand(mode, in.data(), axes_mapping, axes_count, axis, symbols);
     return detail::solve(l, in.data(), 2, symbols, check_expand, &context);
 }
 

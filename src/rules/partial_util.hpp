@@ -124,8 +124,10 @@ bool column_output(const ColumnSpec& c, const std::vector<Ref>& entries, PDim* o
 
 // The strict rules' layouts.
 Layout layout_elementwise(bcast_rule rule, int64_t axis, const PShape* inputs, std::size_t n);
+// symbols: for the messages that print the target.
 Layout layout_expand(bcast_expand_mode mode, const PShape* in /* data, target */,
-                     const int64_t* axes_mapping, std::size_t axes_count, int64_t axis);
+                     const int64_t* axes_mapping, std::size_t axes_count, int64_t axis,
+                     const Symbols& symbols);
 
 // Solves a layout: output, conditions, refusal when no assignment works.
 // `refuse_static` gets a static assignment that every condition rejects and

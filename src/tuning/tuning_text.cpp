@@ -145,10 +145,13 @@ private:
         if (pos_ >= s_.size()) return fail("unexpected end");
         if (depth > kMaxDepth) return fail("nested too deep");
         const char c = s_[pos_];
-        if (c == '{') return object(path, depth);
-        if (c == '[') return array(path, depth);
         FlatValue v;
         v.path = path;
+        if (c == '{' || c == '[') {  // recorded, so that a choice given as one is refused
+            v.container = c;
+            if (!path.empty() && !add(std::move(v))) return false;
+            return c == '{' ? object(path, depth) : array(path, depth);
+        }
         if (c == '"') {
             v.is_string = true;
             if (!string(v.text)) return false;
@@ -283,6 +286,8 @@ std::string read_tuning_text(std::string_view text, const Tuning& defaults, Tuni
         return "no complete \"key\" (vendor, family, model, isa)";
     }
     t.key = HostKey{vendor->text, family->integer, model->integer, isa->text};
+    const FlatValue* choices = find_member(m, "choices");
+    if (choices != nullptr && choices->container != '{') return "\"choices\" is not an object";
     const std::string why = read_choices(m, "choices.", defaults, t.tuning);
     if (!why.empty()) return why;
     out = t;

@@ -29,12 +29,13 @@ struct FlatValue {
     std::string path;
     bool is_string = false;
     bool is_integer = false;  // else true, false or null
+    char container = 0;       // '{' an object, '[' an array (its members follow; an array's not kept)
     std::string text;         // a string's characters
     int64_t integer = 0;
 };
 
-// Every scalar member of the text's top object, in text order; "" or why
-// the text is not the JSON subset above.
+// Every member of the text's top object, nested ones by their dotted path,
+// in text order; "" or why the text is not the JSON subset above.
 std::string flatten(std::string_view text, std::vector<FlatValue>& out);
 
 // The last member at `path` (JSON lets a key repeat; the last one wins, as

@@ -96,6 +96,16 @@ TEST_CASE("tuning: texts that are not for this host change nothing", "[tuning]")
     CHECK(std::string(bcast_last_error()).find("for NoSuchVendor family 99 model 1") != std::string::npos);
     CHECK(load(text_for(host_key_member(), "\"task_min_bytes\":1")) == BCAST_ERROR_INVALID_ARGUMENT);
     CHECK(std::string(bcast_last_error()).find("task_min_bytes is not an integer in") != std::string::npos);
+    // A choice or the choices of another JSON type are refused, not skipped.
+    for (const char* choice : {"\"chain_block\":[64]", "\"chain_block\":{\"x\":1}", "\"chain_block\":\"64\""}) {
+        CHECK(load(text_for(host_key_member(), choice)) == BCAST_ERROR_INVALID_ARGUMENT);
+        CHECK(std::string(bcast_last_error()).find("chain_block is not an integer in") != std::string::npos);
+    }
+    for (const char* choices : {"5", "[]", "\"x\""}) {
+        CHECK(load("{\"format\":1,\"kernel_gen\":1," + host_key_member() + ",\"choices\":" + choices + "}") ==
+              BCAST_ERROR_INVALID_ARGUMENT);
+        CHECK(std::string(bcast_last_error()).find("\"choices\" is not an object") != std::string::npos);
+    }
     CHECK(tuning_describe() == before);
 }
 

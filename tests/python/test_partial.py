@@ -291,3 +291,16 @@ def test_conditions_hold_only_for_shapes_the_partial_shapes_allow():
         c.holds((2, 5), (1, 1))
     _, c = bcast.infer_partial_shape((..., "N", 3), ("M", 3))
     assert not c.holds((7, 2, 3), (4, 3)) and c.holds((7, 4, 3), (4, 3))
+
+
+@pytest.mark.parametrize("semantics", ["strict", "onnx", "openvino"])
+@pytest.mark.parametrize("rule", ["pdpd", "onnx_legacy"])
+def test_an_axis_below_minus_one_is_refused_under_every_semantics(semantics, rule):
+    with pytest.raises(bcast.InvalidArgumentError, match="axis -2 is invalid"):
+        bcast.infer_partial_shape((2, 3, 4), (3, 4), rule=rule, axis=-2, semantics=semantics)
+
+
+def test_refusals_print_symbols_by_name():
+    with pytest.raises(bcast.InvalidArgumentError, match=r"target shape \(2,N,1\.\.5\)"):
+        bcast.infer_partial_expand_shape(("M", 3), (2, "N", (1, 5)), mode="explicit",
+                                         axes_mapping=[-5, 0])

@@ -355,6 +355,9 @@ def test_expression_quantization_checks(lib):
     assert lib.bcast_expr_create(DT["f32"], 2, ctypes.byref(h)) == OK
     try:
         assert lib.bcast_expr_set_quantization(h, 0, DT["i32"], 1.0, 0) == UNSUPPORTED
+        assert "u8 or i8, not i32" in message(lib)
+        assert lib.bcast_expr_set_quantization(h, 0, 99, 1.0, 0) == UNSUPPORTED
+        assert "not unknown dtype 99" in message(lib)
         assert lib.bcast_expr_set_quantization(h, 0, DT["i8"], 1.0, 128) == INVALID_ARGUMENT
         assert "input 0" in message(lib)
         assert lib.bcast_expr_set_quantization(h, 2, DT["i8"], 1.0, 0) == INVALID_ARGUMENT
