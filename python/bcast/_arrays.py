@@ -149,12 +149,13 @@ def _is_bool(value):
             or getattr(value, "dtype", None) == np.bool_)
 
 
-def prepare_data(values, dtype, what, bools_apart=False):
+def prepare_data(values, dtype, what, bools_apart=False, takes_dtype=False):
     """The data inputs as arrays of one dtype: (arrays, bcast_dtype, storage dtype).
     With dtype=None the inputs' own dtype is used and must agree; with an
     explicit dtype every input is converted to it ('same_kind' casting).
     bools_apart: bool values (conditions of a fused function) stay bool
-    arrays and are not part of the agreement."""
+    arrays and are not part of the agreement. takes_dtype: the caller has a
+    dtype= argument, which the disagreement's message then suggests."""
     apart = [bools_apart and dtype is None and _is_bool(v) for v in values]
     data = [v for v, b in zip(values, apart) if not b]
     if dtype is None:
@@ -167,7 +168,7 @@ def prepare_data(values, dtype, what, bools_apart=False):
                 raise TypeError("%s: inputs have different dtypes %s and %s; bcast does not "
                                 "promote, convert them first%s"
                                 % (what, first, other.newbyteorder("="),
-                                   "" if bools_apart else " (or pass dtype=)"))
+                                   " (or pass dtype=)" if takes_dtype else ""))
         dtype = first
     code, storage = storage_dtype(dtype)
     bfloat16 = code == _enums.BF16_CODE
@@ -181,6 +182,15 @@ def prepare_condition(value, what):
     if arr.dtype != np.bool_:
         raise TypeError("%s: the condition must be a bool array, not %s" % (what, arr.dtype))
     return usable(arr)
+
+
+def single_out(out, what):
+    """out= as numpy takes it: an array (or None), or a tuple of one array."""
+    if type(out) is tuple:
+        if len(out) != 1:
+            raise TypeError("%s: out must be one array, not a tuple of %d" % (what, len(out)))
+        return out[0]
+    return out
 
 
 def check_out(out, dtype, what):

@@ -162,6 +162,7 @@ def run_planned(plan, values, out, threads, bfloat16):
                   (x.shape, x.strides, x.dtype, y.shape, y.strides, y.dtype,
                    out.shape, out.strides, out.dtype) == plan.call_signature):
                 return execute(plan, values, out, threads)
+    out = _arrays.single_out(out, plan.what)
     return execute(plan, checked(plan, values, out, bfloat16), out, threads)
 
 

@@ -33,6 +33,7 @@ from ._library import c_size, check, lib
 from ._plans import EXPR, Plan
 
 _WHAT = "bcast.fuse"
+_FLOAT32_VALUE = np.zeros((), np.float32)
 
 _BOOL = np.dtype(np.bool_)
 _F32 = np.dtype(np.float32)
@@ -40,10 +41,9 @@ _F32 = np.dtype(np.float32)
 
 def _quantization(value, what):
     """(scale, zero_point) checked for type; the library checks the values."""
-    try:
-        scale, zero_point = value
-    except (TypeError, ValueError):
-        raise TypeError("%s must be a (scale, zero_point) pair, not %r" % (what, value)) from None
+    if not isinstance(value, (tuple, list)) or len(value) != 2:
+        raise TypeError("%s must be a (scale, zero_point) pair, not %r" % (what, value))
+    scale, zero_point = value
     return _arrays.quantization(scale, zero_point, what + ": the scale", what + ": the zero point")
 
 
@@ -231,13 +231,13 @@ class Fused:
             self._quantized[i] = _quantization(q, "%s: quantized[%d]" % (_WHAT, i))
         self._output = None
         if output is not None:
-            try:
-                dtype, *rest = output
-            except (TypeError, ValueError):
+            if not isinstance(output, (tuple, list)) or len(output) != 3:
                 raise TypeError("%s: output must be (dtype, scale, zero_point), not %r"
-                                % (_WHAT, output)) from None
+                                % (_WHAT, output))
+            dtype, *rest = output
             # "u8"/"i8" are bcast's names here (numpy reads "u8" as uint64)
-            named = {"u8": _arrays.QUANTIZED[0], "i8": _arrays.QUANTIZED[1]}.get(dtype)
+            named = {"u8": _arrays.QUANTIZED[0], "i8": _arrays.QUANTIZED[1]}.get(dtype) \
+                if isinstance(dtype, str) else None
             try:
                 dtype = named or np.dtype(dtype)
             except TypeError:
@@ -269,8 +269,11 @@ class Fused:
                             % (self._arity, len(values)))
         arrays = list(values)
         others = [i for i in range(len(values)) if i not in self._quantized]
-        for i, a in zip(others, _arrays.prepare_data([values[i] for i in others], None, _WHAT,
-                                                     bools_apart=True)[0] if others else ()):
+        data = [values[i] for i in others]
+        if self._quantized and others:  # fn sees a quantized argument as float32 values:
+            data.append(_FLOAT32_VALUE)  # Python numbers take that dtype (dropped by zip)
+        for i, a in zip(others, _arrays.prepare_data(data, None, _WHAT, bools_apart=True)[0]
+                        if others else ()):
             arrays[i] = a
         for i in self._quantized:
             if not _arrays.is_quantized_array(values[i]):
@@ -291,6 +294,7 @@ class Fused:
         return plan, arrays, hit
 
     def __call__(self, *arrays, out=None, threads=None):
+        out = _arrays.single_out(out, _WHAT)
         result = run_cached((self._key,), arrays, out, threads)
         if result is not None:
             return result

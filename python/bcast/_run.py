@@ -36,11 +36,11 @@ def apply(op, values, *, rule="numpy", axis=-1, out=None, dtype=None, condition=
     condition. target: broadcast every input to this shape under expand_mode
     (OpenVINO Broadcast / ONNX Expand). threads: _pool.pool_for's."""
     what = "bcast." + op
-    if type(out) is tuple:  # numpy accepts out=(array,)
-        if len(out) != 1:
-            raise TypeError("%s: out must be one array, not a tuple of %d" % (what, len(out)))
-        out = out[0]
-    if target is None and is_traced(values):  # inside bcast.fuse: a node, not a call
+    out = _arrays.single_out(out, what)  # numpy accepts out=(array,)
+    if is_traced(values):  # inside bcast.fuse: a node, not a call
+        if target is not None:
+            raise TypeError("%s: broadcasting to a target shape cannot be fused (call it outside "
+                            "the fused function)" % what)
         return traced_call(op, values, rule, axis, out, dtype, threads)
     axis = _arrays.as_axis(axis, what)
     pool = pool_for(threads, what)
@@ -49,10 +49,10 @@ def apply(op, values, *, rule="numpy", axis=-1, out=None, dtype=None, condition=
         if result is not None:
             return result
     if condition:
-        data, code, storage = _arrays.prepare_data(values[1:], dtype, what)
+        data, code, storage = _arrays.prepare_data(values[1:], dtype, what, takes_dtype=True)
         arrays = [_arrays.prepare_condition(values[0], what)] + data
     else:
-        arrays, code, storage = _arrays.prepare_data(values, dtype, what)
+        arrays, code, storage = _arrays.prepare_data(values, dtype, what, takes_dtype=True)
     result_dtype = np.dtype(np.bool_) if op in _enums.BOOL_RESULT_OPS else storage
     if out is not None:
         _arrays.check_out(out, result_dtype, what)

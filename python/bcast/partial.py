@@ -200,7 +200,7 @@ class Conditions(tuple):
 
 
 def _semantics_code(semantics):
-    if semantics not in SEMANTICS:
+    if not isinstance(semantics, str) or semantics not in SEMANTICS:
         raise ValueError("unknown semantics %r (choose from: %s)" % (
             semantics, ", ".join(SEMANTICS)))
     return SEMANTICS[semantics]

@@ -11,6 +11,7 @@ cached under the op, the rule and axis and the quantization parameters.
 
 from . import _arrays, _enums
 from ._call import count_hit, execute, key, planned, run_cached
+from ._fuse import is_traced
 from ._library import check, lib
 from ._plans import OP, Plan, new_handle
 from ._pool import pool_for
@@ -27,10 +28,10 @@ def qlinear(op, a, b, a_scale, a_zero_point, b_scale, b_zero_point, y_scale, y_z
     the inputs' dtype (or out=). rule, axis, out and threads as for bcast.add.
     """
     what = "bcast.qlinear"
-    if type(out) is tuple:
-        if len(out) != 1:
-            raise TypeError("%s: out must be one array, not a tuple of %d" % (what, len(out)))
-        out = out[0]
+    if is_traced((a, b)):
+        raise TypeError("%s cannot be fused: give bcast.fuse the quantization of its arguments "
+                        "(quantized=) and of its result (output=)" % what)
+    out = _arrays.single_out(out, what)
     axis = _arrays.as_axis(axis, what)
     pool = pool_for(threads, what)
     params = ()

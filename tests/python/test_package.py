@@ -642,3 +642,16 @@ def test_a_scale_outside_float32_is_named_as_given():
         for scale, shown in ((1e39, "1e+39"), (1e-46, "1e-46"), (10 ** 400, "too large")):
             with pytest.raises(ValueError, match="a_scale.*" + shown.replace("+", r"\+")):
                 bcast.qlinear("add", u, u, scale, 0, 0.1, 0, 0.1, 0)
+
+
+def test_out_tuples_are_taken_by_every_call_path():
+    x = np.ones(3, np.float32)
+    out = np.empty(3, np.float32)
+    op = bcast.Op("add", "f32")
+    op.plan([(3,), (3,)])
+    for call in (lambda: bcast.add(x, x, out=(out,)), lambda: op(x, x, out=(out,)),
+                 lambda: bcast.fuse(lambda a, b: a + b)(x, x, out=(out,))):
+        out[:] = 0
+        assert call() is out and out.tolist() == [2, 2, 2]
+    with pytest.raises(TypeError, match="not a tuple of 2"):
+        op(x, x, out=(out, out))

@@ -304,3 +304,8 @@ def test_refusals_print_symbols_by_name():
     with pytest.raises(bcast.InvalidArgumentError, match=r"target shape \(2,N,1\.\.5\)"):
         bcast.infer_partial_expand_shape(("M", 3), (2, "N", (1, 5)), mode="explicit",
                                          axes_mapping=[-5, 0])
+
+
+def test_an_unhashable_semantics_is_refused_by_name():
+    with pytest.raises(ValueError, match="unknown semantics"):
+        bcast.infer_partial_shape((1,), semantics=[])

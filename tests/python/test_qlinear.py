@@ -89,3 +89,37 @@ def test_fuse_quantization_refusals():
     g = bcast.fuse(lambda x, y: x < y, quantized={0: (0.1, 3)}, output=("u8", 1.0, 0))
     with pytest.raises(bcast.UnsupportedError, match="only an f32 result can be quantized"):
         g(x, np.zeros(4, np.float32))
+
+
+def test_fuse_quantized_arguments_beside_python_numbers_and_out_tuples():
+    from qdq_oracle import dequantize, quantize
+    x = np.arange(0, 250, 7, dtype=np.uint8)
+    f = bcast.fuse(lambda x, c: x + c, quantized={0: (0.1, 3)}, output=("u8", 0.2, 1))
+    want = quantize(dequantize(x, 0.1, 3) + np.float32(0.5), 0.2, 1, "u8")
+    assert np.array_equal(f(x, 0.5), want)  # the number takes the dequantized float32
+    out = np.empty_like(x)
+    assert f(x, 0.5, out=(out,)) is out and np.array_equal(out, want)  # as numpy takes out=
+    with pytest.raises(TypeError, match="different dtypes float64 and float32"):
+        f(x, np.zeros(x.shape, np.float64))
+
+
+def test_fuse_quantization_arguments_are_checked_whole():
+    for quantized in ({0: {0.1: 1, 3: 4}}, {0: "ab"}, {0: (0.1, 1, 2)}):
+        with pytest.raises(TypeError, match=r"quantized\[0\] must be a \(scale, zero_point\) pair"):
+            bcast.fuse(lambda a: a, quantized=quantized)
+    for output in (("u8", 0.1), "u8", ("u8", 0.1, 0, 1)):
+        with pytest.raises(TypeError, match=r"output must be \(dtype, scale, zero_point\)"):
+            bcast.fuse(lambda a: a, output=output)
+    with pytest.raises(TypeError, match="uint8 or int8, not \\[1\\]"):
+        bcast.fuse(lambda a: a, output=([1], 0.1, 0))
+
+
+def test_what_cannot_be_fused_says_so():
+    u = np.zeros(4, np.uint8)
+    with pytest.raises(TypeError, match="qlinear cannot be fused"):
+        bcast.fuse(lambda a, b: bcast.qlinear("add", a, b, 0.1, 0, 0.1, 0, 0.1, 0))(u, u)
+    with pytest.raises(TypeError, match="target shape cannot be fused"):
+        bcast.fuse(lambda a: bcast.expand(a, (2, 4)))(np.zeros(4, np.float32))
+    with pytest.raises(TypeError) as refused:
+        bcast.qlinear("add", u, u.astype(np.int8), 0.1, 0, 0.1, 0, 0.1, 0)
+    assert "dtype=" not in str(refused.value)  # qlinear has no dtype= to suggest
