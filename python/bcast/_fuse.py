@@ -294,7 +294,8 @@ class Fused:
         return plan, arrays, hit
 
     def __call__(self, *arrays, out=None, threads=None):
-        out = _arrays.single_out(out, _WHAT)
+        if type(out) is tuple:
+            out = _arrays.single_out(out, _WHAT)
         result = run_cached((self._key,), arrays, out, threads)
         if result is not None:
             return result
