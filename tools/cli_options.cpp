@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace bcast_cli {
@@ -71,6 +72,10 @@ Options parse_options(int argc, char** argv, int first, unsigned groups) {
         if (arg.compare(0, 2, "--") == 0 && eq != std::string::npos) {
             name = arg.substr(0, eq);
             value = arg.substr(eq + 1);
+            has_inline_value = true;
+        } else if (arg[1] != '-' && arg.size() > 2) {  // -oFILE, as getopt takes it
+            name = arg.substr(0, 2);
+            value = arg.substr(2);
             has_inline_value = true;
         }
         auto take_value = [&]() -> std::string {
@@ -170,6 +175,10 @@ bool apply_isa(const Options& o) {
         refused(st);
         return false;
     }
+    // A cap above what the CPU runs, or another architecture's ("neon" on
+    // x86), caps less than it says: tell, so that no figure is misread.
+    if (o.isa != bcast_isa())
+        std::fprintf(stderr, "bcast: note: --isa %s runs %s on this CPU and build\n", o.isa.c_str(), bcast_isa());
     return true;
 }
 
