@@ -536,7 +536,9 @@ BCAST_API bcast_status bcast_op_output_shape(const bcast_op* op, size_t capacity
  * Allocates nothing and does no shape work. The output may be exactly an input
  * (same pointer, same dtype size, same layout over the output: in place); any
  * other overlap between the output and an input is refused with
- * INVALID_ARGUMENT and nothing is written. Every pointer must be aligned to
+ * INVALID_ARGUMENT and nothing is written. Overlap is judged by the byte
+ * ranges the two span, from lowest to highest element: views that interleave
+ * without sharing an element (a[0::2] and a[1::2]) are refused too. Every pointer must be aligned to
  * its element size (malloc and numpy buffers always are; a float at an odd
  * address is refused with INVALID_ARGUMENT), and the bytes its strides reach
  * must lie inside the address space. NULL pointers are accepted only when
