@@ -43,16 +43,17 @@ def as_axis(axis, what):
 
 
 def as_shape(shape):
-    """A tuple of ints from an int, a sequence of ints, or anything with .shape."""
+    """A tuple of ints from an int (a numpy integer scalar too), a sequence
+    of ints, or an array (its shape)."""
     if shape is None or isinstance(shape, (str, bytes)):
         raise TypeError("a shape must be an int or a sequence of ints, not %r" % (shape,))
-    if hasattr(shape, "shape"):
-        return tuple(shape.shape)
-    if not isinstance(shape, (bool, np.bool_)):
+    if not isinstance(shape, (bool, np.bool_, np.ndarray)):
         try:
             return (as_i64(shape, "a shape's extent"),)
         except TypeError:
             pass
+    if hasattr(shape, "shape"):
+        return tuple(shape.shape)
     try:
         return tuple(as_i64(v, "a shape's extent") for v in shape)
     except TypeError:
@@ -120,15 +121,23 @@ def _python_scalar(value, storage, what):
     return np.asarray(value, storage)
 
 
-def convert(value, storage, bfloat16, what):
+def convert(value, storage, bfloat16, what, exact=False):
     """value as an array of `storage` (no copy when it already is one).
     Values that come from Python (lists, tuples: no dtype of their own) must
-    fit an integer storage, as a Python int must (OverflowError)."""
+    fit an integer storage, as a Python int must (OverflowError). exact: a
+    value with a dtype of its own (an array, a numpy scalar) must already
+    have `storage` (TypeError: bcast does not promote); else it is cast
+    ('same_kind', as an explicit dtype= asks)."""
     if type(value) in (bool, int, float) and not bfloat16:
         return _python_scalar(value, storage, what)
+    if isinstance(value, np.ma.MaskedArray):  # np.asarray would drop the mask
+        raise TypeError("%s: masked arrays are not supported (pass .filled(...) or .data)" % what)
     arr = np.asarray(value)
     if arr.dtype.newbyteorder("=") == storage:
         return arr
+    if exact and hasattr(value, "dtype") and not bfloat16:
+        raise TypeError("%s has dtype %s, not %s; bcast does not promote, convert it first"
+                        % (what, arr.dtype, storage))
     if bfloat16:
         raise TypeError("%s: dtype='bfloat16' takes uint16 arrays of bfloat16 bits, not %s"
                         % (what, arr.dtype))
@@ -193,11 +202,22 @@ def single_out(out, what):
     return out
 
 
+# What the checks of out= read as attributes: a subclass may not redefine them
+# (its shape would not be its data's: the library would write past them).
+_LAYOUT = ("shape", "strides", "dtype", "flags", "ndim", "itemsize", "size")
+
+
 def check_out(out, dtype, what):
     """Everything about out= that can be checked before the output shape is
     known: an ndarray of exactly `dtype`, writeable, addressable in elements."""
     if not isinstance(out, np.ndarray):
         raise TypeError("%s: out must be a numpy.ndarray, not %s" % (what, type(out).__name__))
+    if type(out) is not np.ndarray:
+        cls = type(out)
+        if isinstance(out, np.ma.MaskedArray) or any(
+                getattr(cls, name) is not getattr(np.ndarray, name) for name in _LAYOUT):
+            raise TypeError("%s: out is a %s, which redefines what its data look like; pass an "
+                            "ndarray (or a memmap)" % (what, cls.__name__))
     if out.dtype != dtype:
         raise TypeError("%s: out has dtype %s, the result is %s" % (what, out.dtype, dtype))
     if not out.flags.writeable:
@@ -250,6 +270,15 @@ OUTPUT_OPERAND = (1 << 64) - 1
 def is_quantized_array(value):
     dtype = getattr(value, "dtype", None)
     return dtype is not None and np.dtype(dtype).newbyteorder("=") in QUANTIZED
+
+
+def as_target_shape(shape):
+    """A target shape (expand, Broadcast, ONNX Expand): as as_shape, but an
+    integer array of at most one dimension holds the extents, as ONNX's shape
+    tensor does, instead of standing for its own shape."""
+    if isinstance(shape, np.ndarray) and shape.ndim <= 1 and shape.dtype.kind in "iu":
+        return tuple(as_i64(v, "a shape's extent") for v in shape.reshape(-1).tolist())
+    return as_shape(shape)
 
 
 def quantization(scale, zero_point, scale_what, zero_point_what):

@@ -96,9 +96,9 @@ def checked(plan, values, out, bfloat16):
     arrays = []
     for i, value in enumerate(values):
         shape, strides, dtype = sig[3 * i:3 * i + 3]
-        if not isinstance(value, _ndarray):
+        if type(value) is not _ndarray:  # a subclass too: its plain view (convert's asarray)
             value = _arrays.convert(value, dtype, bfloat16 and dtype != np.bool_,
-                                    "%s input %d" % (plan.what, i))
+                                    "%s input %d" % (plan.what, i), exact=True)
         _arrays.check_input(value, i, shape, strides, dtype, plan.what)
         arrays.append(value)
     if out is not None:

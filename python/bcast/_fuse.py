@@ -52,6 +52,9 @@ class Symbol:
 
     __slots__ = ("_trace", "ref", "dtype")
     __hash__ = None
+    # numpy defers to the symbol's reflected operators (W + x is one node, not
+    # one per element of W).
+    __array_ufunc__ = None
 
     def __init__(self, trace, ref, dtype):
         self._trace, self.ref, self.dtype = trace, ref, dtype
@@ -110,6 +113,7 @@ class _Trace:
         self.consts = []  # 0-d arrays
         self.nodes = []  # (opcode, rule, axis, operand refs)
         self.node_dtypes = []
+        self.done = False  # the function returned: its values are no longer ops to record
 
     def argument(self, i):
         return Symbol(self, ("in", i), self.dtypes[i])
@@ -119,9 +123,9 @@ class _Trace:
             if value._trace is not self:
                 raise ValueError("bcast.fuse: a symbol of another traced function")
             return value
-        dtype = _BOOL if isinstance(value, (bool, np.bool_)) else self.data_dtype
+        dtype = _BOOL if _arrays._is_bool(value) else self.data_dtype
         # A number is a 0-d input, as an op function takes it; an array keeps its shape.
-        const = _arrays.usable(_arrays.convert(value, dtype, False, "bcast.fuse constant"))
+        const = _arrays.usable(_arrays.convert(value, dtype, False, "bcast.fuse: a constant", exact=True))
         for k, seen in enumerate(self.consts):  # one input per distinct constant
             if (seen.dtype == const.dtype and seen.shape == const.shape
                     and seen.tobytes() == const.tobytes()):
@@ -131,6 +135,13 @@ class _Trace:
 
     def node(self, name, values, rule="numpy", axis=-1):
         what = "bcast.fuse: %s()" % name
+        if self.done:
+            raise TypeError("%s on a value of a fused function outside it: such values stand for "
+                            "arrays only while bcast.fuse traces the function" % what)
+        if (name == "select" and values and not isinstance(values[0], Symbol)
+                and not _arrays._is_bool(values[0])):  # before operand() casts it
+            raise TypeError("%s: the condition must be bool, not %s"
+                            % (what, getattr(values[0], "dtype", type(values[0]).__name__)))
         operands = [self.operand(v) for v in values]
         data = operands[1:] if name == "select" else operands
         if name == "select" and operands[0].dtype != _BOOL:
@@ -168,7 +179,10 @@ class _Graph:
         # sees a float32 value.
         self.quantized = quantized or {}
         trace = _Trace([_F32 if i in self.quantized else d for i, d in enumerate(dtypes)])
-        result = fn(*[trace.argument(i) for i in range(len(dtypes))])
+        try:
+            result = fn(*[trace.argument(i) for i in range(len(dtypes))])
+        finally:
+            trace.done = True
         if not isinstance(result, Symbol) or result.ref[0] != "node":
             raise TypeError("bcast.fuse: the function must return an op of its arguments, "
                             "not %r" % (result,))
@@ -299,6 +313,9 @@ class Fused:
         result = run_cached((self._key,), arrays, out, threads)
         if result is not None:
             return result
+        if is_traced(arrays):
+            raise TypeError("%s: a fused function cannot be called inside another one being fused "
+                            "(call its function instead)" % _WHAT)
         plan, prepared, hit = self._prepare(arrays, out)
         result = execute(plan, prepared, out, threads)
         if hit:

@@ -122,6 +122,23 @@ def check(status):
         raise error_for_status(status, message or name, name)
 
 
+class OwnsHandles:
+    """Base of the classes that own a C handle (bcast.Op, bcast.Pool): a copy
+    would share the handle, which one copy may replan or free under the
+    other, so copying and pickling are refused."""
+
+    __slots__ = ()
+
+    def __copy__(self):
+        raise TypeError("bcast.%s cannot be copied: it owns a C handle (make a new one)" % type(self).__name__)
+
+    def __deepcopy__(self, memo):
+        return self.__copy__()
+
+    def __reduce__(self):
+        raise TypeError("bcast.%s cannot be pickled: it owns a C handle" % type(self).__name__)
+
+
 def i64_array(values, what="a value"):
     """A C int64_t array holding `values` (at least one slot, so the pointer is
     never NULL); OverflowError for a value outside int64 (ctypes would wrap it)."""

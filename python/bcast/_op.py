@@ -7,6 +7,7 @@ import numpy as np
 
 from . import _arrays, _enums
 from ._call import run_planned
+from ._library import OwnsHandles
 from ._plans import OP, Plan, Shapes, contiguous_strides, new_handle
 from .errors import InvalidStateError
 
@@ -25,7 +26,7 @@ def _element_strides(shape, strides):
     return strides
 
 
-class Op:
+class Op(OwnsHandles):
     """One bcast op, planned once for its shapes and called many times.
 
         op = bcast.Op("add", "f32", rule="pdpd", axis=1)
@@ -48,6 +49,10 @@ class Op:
     def __init__(self, op, dtype, *, rule="numpy", axis=-1, mode="bidirectional"):
         self.name = _enums._key(op, "op")
         self._opcode = _enums.opcode(op)
+        if dtype is None:  # np.dtype(None) would be float64
+            raise TypeError("bcast.Op(%r): a dtype is required" % self.name)
+        if self._opcode == _COPY and rule != "numpy":
+            raise TypeError("bcast.Op('copy') broadcasts to a target under mode=, it takes no rule=")
         self._code, storage = _arrays.storage_dtype(dtype)
         self._bfloat16 = self._code == _enums.BF16_CODE
         self._storage = np.dtype(storage.name)  # numpy's own object: checked with `is`
@@ -92,9 +97,11 @@ class Op:
         signature = tuple(x for shape, s, d in zip(shapes, strides, dtypes)
                           for x in (shape, tuple(e * d.itemsize for e in s), d))
         inputs = Shapes(shapes, strides)
-        target = None if target is None else _arrays.as_shape(target)
+        target = None if target is None else _arrays.as_target_shape(target)
         if axes_mapping is not None:
             axes_mapping = [_arrays.as_i64(v, "bcast.Op.plan: axes_mapping") for v in axes_mapping]
+        if out_strides is not None:
+            out_strides = [_arrays.as_i64(v, "bcast.Op.plan: out_strides") for v in out_strides]
         with self._planning:  # two plan() calls never share the fresh handle
             plan, self._fresh = self._fresh or self._new_plan(), None
         self._plan = plan.plan(inputs, signature, None, out_strides, target, axes_mapping)

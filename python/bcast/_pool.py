@@ -18,17 +18,16 @@ import os
 import threading
 
 from ._arrays import as_int
-from ._library import SIZE_MAX, c_void_p, check, lib
+from ._library import SIZE_MAX, OwnsHandles, c_void_p, check, lib
 
 
-def _thread_count(threads, what):
+def _thread_count(threads, what, accepts="None, an int or a bcast.Pool"):
     try:
         n = as_int(threads, what + ": threads")
     except TypeError as e:
         if isinstance(threads, bool):
             raise
-        raise TypeError("%s: threads must be None, an int or a bcast.Pool, not %r"
-                        % (what, threads)) from e
+        raise TypeError("%s: threads must be %s, not %r" % (what, accepts, threads)) from e
     if n < 0:
         raise ValueError("%s: threads must be >= 0 (0: every CPU), not %d" % (what, n))
     if n > SIZE_MAX:
@@ -36,7 +35,7 @@ def _thread_count(threads, what):
     return n
 
 
-class Pool:
+class Pool(OwnsHandles):
     """Threads that ops run on (bcast_pool). ``threads`` counts the calling
     thread, which works too (0: every CPU this process may run on); the others
     sleep between calls. Pass the pool as ``threads=`` to any op function,
@@ -48,7 +47,7 @@ class Pool:
     pool."""
 
     def __init__(self, threads=0):
-        n = _thread_count(threads, "bcast.Pool")
+        n = _thread_count(threads, "bcast.Pool", "an int")
         handle = c_void_p()
         check(lib.bcast_pool_create(n, ctypes.byref(handle)))
         self._threads = lib.bcast_pool_threads(handle)

@@ -36,6 +36,8 @@ def apply(op, values, *, rule="numpy", axis=-1, out=None, dtype=None, condition=
     condition. target: broadcast every input to this shape under expand_mode
     (OpenVINO Broadcast / ONNX Expand). threads: _pool.pool_for's."""
     what = "bcast." + op
+    if not values:
+        raise TypeError("%s: no arrays given" % what)
     if type(out) is tuple:  # numpy accepts out=(array,)
         out = _arrays.single_out(out, what)
     if is_traced(values):  # inside bcast.fuse: a node, not a call

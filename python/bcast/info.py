@@ -46,7 +46,7 @@ def explain(*shapes_or_arrays, op="add", dtype=None, rule="numpy", axis=-1,
     handle = new_handle(_enums.opcode(op), code, rule_code, _arrays.as_axis(axis, what), mode_code)
     result_dtype = np.dtype(np.bool_) if _enums._key(op, "op") in _enums.BOOL_RESULT_OPS else storage
     plan = Plan(OP, handle, what, result_dtype)
-    plan.plan(table, (), target=None if target_shape is None else _arrays.as_shape(target_shape),
+    plan.plan(table, (), target=None if target_shape is None else _arrays.as_target_shape(target_shape),
               axes_mapping=axes_mapping)
     return json.loads(plan.describe())
 
@@ -66,7 +66,7 @@ def set_max_isa(name):
     if not isinstance(name, bytes):
         raise TypeError("bcast.set_max_isa: the name must be a str, not %s" % type(name).__name__)
     if b"\0" in name:  # C would read only up to it
-        raise ValueError("bcast.set_max_isa: the name %r holds a NUL character" % name.decode())
+        raise ValueError("bcast.set_max_isa: the name %r holds a NUL character" % (name,))
     check(lib.bcast_set_max_isa(name))
     CACHE.clear()
 

@@ -107,7 +107,7 @@ def expand(data, target_shape, *, mode="bidirectional", axes_mapping=None, axis=
     data against the target, so the result may be larger than the target),
     "numpy" (exactly the target), "explicit" (axes_mapping[i] is the target
     axis of data axis i) or "pdpd" (data placed at axis). Any dtype."""
-    target = _arrays.as_shape(target_shape)  # None is no shape: TypeError
+    target = _arrays.as_target_shape(target_shape)  # None is no shape: TypeError
     return apply("copy", (data,), out=out, dtype=dtype, target=target,
                  expand_mode=mode, axes_mapping=axes_mapping, axis=axis, threads=threads)
 

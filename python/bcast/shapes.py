@@ -3,7 +3,7 @@
 import ctypes
 
 from . import _enums
-from ._arrays import as_axis, as_i64, as_shape
+from ._arrays import as_axis, as_i64, as_shape, as_target_shape
 from ._library import MAX_RANK, c_i64, c_size, check, i64_array, lib
 from ._plans import Shapes
 
@@ -29,7 +29,7 @@ def infer_expand_shape(data_shape, target_shape, mode="bidirectional", axes_mapp
                        axis=-1):
     """The shape of data_shape broadcast to target_shape under `mode` (see
     bcast.expand)."""
-    data, target = as_shape(data_shape), as_shape(target_shape)
+    data, target = as_shape(data_shape), as_target_shape(target_shape)
     mode = _enums.expand_mode_code(mode)
     axis = as_axis(axis, "bcast.infer_expand_shape")
     if axes_mapping is not None:

@@ -171,3 +171,39 @@ def test_out_is_checked_before_anything_reaches_the_library():
     assert f(x, y, out=view) is view
     np.testing.assert_array_equal(wide[:, :, ::2], x * y + x)
     assert not wide[:, :, 1::2].any()
+
+
+def test_constants_of_another_dtype_are_refused_not_cast():
+    x = np.ones(3, np.int8)
+    for constant in (np.int64(300), np.array([300, 1000, -200])):
+        with pytest.raises(TypeError, match="does not promote"):
+            bcast.fuse(lambda a: a + constant)(x)
+    assert bcast.fuse(lambda a: a + 3)(x).tolist() == [4, 4, 4]
+
+
+def test_an_array_on_the_left_of_a_traced_value_is_one_node():
+    w = np.array([1, 2, 3], np.float32)
+    x = np.array([4, 5, 6], np.float32)
+    f = bcast.fuse(lambda a: w + a)
+    assert np.array_equal(f(x), w + x)
+    assert len(f.explain(x)["nodes"]) == 1
+
+
+def test_traced_values_and_fused_functions_outside_their_place():
+    leaked = []
+    f = bcast.fuse(lambda a: (leaked.append(a), a + 1)[1])
+    x = np.ones(3, np.float32)
+    f(x)
+    with pytest.raises(TypeError, match="outside it"):
+        bcast.add(leaked[0], x)
+    inner = bcast.fuse(lambda a: a + 1)
+    with pytest.raises(TypeError, match="cannot be called inside another"):
+        bcast.fuse(lambda a: inner(a) * 2)(x)
+
+
+def test_select_conditions_given_as_constants():
+    x = np.arange(3, dtype=np.float32)
+    c = np.array([True, False, True])
+    assert np.array_equal(bcast.fuse(lambda a: bcast.select(c, a, 0.0))(x), np.where(c, x, 0))
+    with pytest.raises(TypeError, match="the condition must be bool, not int32"):
+        bcast.fuse(lambda a: bcast.select(c.astype(np.int32), a, a))(x)

@@ -655,3 +655,70 @@ def test_out_tuples_are_taken_by_every_call_path():
         assert call() is out and out.tolist() == [2, 2, 2]
     with pytest.raises(TypeError, match="not a tuple of 2"):
         op(x, x, out=(out, out))
+
+
+def test_objects_owning_a_handle_are_not_copied():
+    import copy
+    import pickle
+    for obj in (bcast.Op("add", "f32"), bcast.Pool(1)):
+        for duplicate in (copy.copy, copy.deepcopy, pickle.dumps):
+            with pytest.raises(TypeError, match="owns a C handle"):
+                duplicate(obj)
+
+
+def test_an_op_call_does_not_cast_values_of_their_own_dtype():
+    op = bcast.Op("add", "i1")
+    op.plan([(3,), ()])
+    ones = np.ones(3, np.int8)
+    for value in (np.int64(300), np.int16(3), np.array(3, np.int64)):
+        with pytest.raises(TypeError, match="input 1 has dtype int(64|16)"):
+            op(ones, value)
+    with pytest.raises(OverflowError):
+        op(ones, 300)
+    assert op(ones, 3).tolist() == [4, 4, 4]  # a Python int that fits
+
+
+def test_target_shapes_given_as_numpy_integers():
+    x = np.arange(2, dtype=np.float32)
+    assert bcast.expand(x, np.array([4, 2])).shape == (4, 2)  # ONNX Expand's shape tensor
+    assert bcast.expand(np.ones(1, np.float32), np.int64(5)).shape == (5,)
+    assert bcast.infer_expand_shape((3,), np.array([2, 3])) == (2, 3)
+    assert bcast.infer_shape(np.int64(5), (5,)) == (5,)
+    assert bcast.infer_shape(np.ones((3, 1)), np.ones(5)) == (3, 5)  # an array stands for its shape
+
+
+def test_out_subclasses_that_redefine_their_layout_are_refused():
+    class Liar(np.ndarray):
+        @property
+        def shape(self):
+            return (1 << 16,)
+
+        @property
+        def strides(self):
+            return (4,)
+
+    guard = np.full(1 << 16, -7.0, np.float32)
+    small = guard[:4].view(Liar)
+    x = np.ones(1 << 16, np.float32)
+    op = bcast.Op("add", "f32")
+    op.plan([x.shape, x.shape])
+    for call in (lambda: bcast.add(x, x, out=small), lambda: op(x, x, out=small),
+                 lambda: bcast.fuse(lambda a, b: a + b)(x, x, out=small)):
+        with pytest.raises(TypeError, match="redefines what its data look like"):
+            call()
+    assert (guard[4:] == -7).all()
+    with pytest.raises(TypeError, match="masked arrays are not supported"):
+        bcast.add(np.ma.masked_array([1.0, 2.0], mask=[0, 1]), np.ones(2))
+
+
+def test_op_arguments_that_were_silently_taken():
+    with pytest.raises(TypeError, match="takes no rule="):
+        bcast.Op("copy", "f32", rule="pdpd")
+    with pytest.raises(TypeError, match="a dtype is required"):
+        bcast.Op("add", None)
+    with pytest.raises(TypeError, match="out_strides must be an int, not bool"):
+        bcast.Op("add", "f32").plan([(2, 3), (3,)], out_strides=(True, 1))
+    with pytest.raises(TypeError, match="no arrays given"):
+        bcast.add()
+    with pytest.raises(TypeError, match="threads must be an int, not None"):
+        bcast.Pool(None)
