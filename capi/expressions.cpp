@@ -2,17 +2,13 @@
 #include "guard.hpp"
 #include "handles.hpp"
 
-using bcast::fail;
 using bcast::capi::checked;
 using bcast::capi::guarded;
 
 extern "C" {
 
 bcast_status bcast_expr_create(bcast_dtype dtype, size_t num_inputs, bcast_expr** out) noexcept {
-    return guarded([&] {
-        if (!out) fail(BCAST_ERROR_INVALID_ARGUMENT, "out is NULL");
-        *out = new bcast_expr{bcast::FusedOperator(dtype, num_inputs)};
-    });
+    return bcast::capi::create(out, dtype, num_inputs);
 }
 
 bcast_status bcast_expr_set_input_dtype(bcast_expr* expr, size_t input, bcast_dtype dtype) noexcept {
@@ -35,8 +31,7 @@ bcast_status bcast_expr_get_quantization(const bcast_expr* expr, size_t operand,
     return guarded([&] {
         const bcast::Quantization q = checked(expr).expression().quantization(operand);
         if (dtype) *dtype = q.dtype;
-        if (scale) *scale = q.scale;
-        if (zero_point) *zero_point = q.zero_point;
+        bcast::capi::write_quantization(q, scale, zero_point);
     });
 }
 

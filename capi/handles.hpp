@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/error.hpp"
+#include "core/quantization.hpp"
 #include "core/shape.hpp"
 #include "exec/pool.hpp"
 #include "guard.hpp"
@@ -38,6 +39,23 @@ template <class Handle>
 auto& checked(Handle* handle) {
     if (!handle) fail(BCAST_ERROR_INVALID_ARGUMENT, std::string(Handle::kName) + " is NULL");
     return handle->impl;
+}
+
+// bcast_op_create, bcast_expr_create, bcast_pool_create: a new handle made
+// from the object's constructor arguments into *out (out NULL: refused).
+template <class Handle, class... Args>
+bcast_status create(Handle** out, const Args&... args) {
+    return guarded([&] {
+        if (!out) fail(BCAST_ERROR_INVALID_ARGUMENT, "out is NULL");
+        *out = new Handle{decltype(Handle::impl)(args...)};
+    });
+}
+
+// bcast_op_get_quantization, bcast_expr_get_quantization: the fields asked
+// for (NULL: skipped).
+inline void write_quantization(const Quantization& q, float* scale, int32_t* zero_point) {
+    if (scale) *scale = q.scale;
+    if (zero_point) *zero_point = q.zero_point;
 }
 
 // bcast_op_output_shape, bcast_expr_output_shape: the planned output shape

@@ -17,10 +17,7 @@ int32_t bcast_op_supports(bcast_opcode opcode, bcast_dtype dtype) noexcept {
 }
 
 bcast_status bcast_op_create(bcast_opcode opcode, bcast_dtype dtype, bcast_op** out) noexcept {
-    return guarded([&] {
-        if (!out) fail(BCAST_ERROR_INVALID_ARGUMENT, "out is NULL");
-        *out = new bcast_op{bcast::Operator(opcode, dtype)};
-    });
+    return bcast::capi::create(out, opcode, dtype);
 }
 
 bcast_status bcast_op_set_param(bcast_op* op, bcast_param param, int64_t value) noexcept {
@@ -42,9 +39,7 @@ bcast_status bcast_op_set_quantization(bcast_op* op, size_t operand, float scale
 bcast_status bcast_op_get_quantization(const bcast_op* op, size_t operand, float* scale,
                                        int32_t* zero_point) noexcept {
     return guarded([&] {
-        const bcast::Quantization q = checked(op).quantization(operand);
-        if (scale) *scale = q.scale;
-        if (zero_point) *zero_point = q.zero_point;
+        bcast::capi::write_quantization(checked(op).quantization(operand), scale, zero_point);
     });
 }
 

@@ -2,7 +2,6 @@
 #include "guard.hpp"
 #include "handles.hpp"
 
-using bcast::fail;
 using bcast::capi::guarded;
 
 extern "C" {
@@ -17,11 +16,7 @@ bcast_status bcast_op_execute_task(const bcast_op* op, const void* const* inputs
 }
 
 bcast_status bcast_pool_create(size_t threads, bcast_pool** out) noexcept {
-    return guarded([&] {
-        if (!out) fail(BCAST_ERROR_INVALID_ARGUMENT, "out is NULL");
-        const size_t n = threads == 0 ? bcast::exec::Pool::available_cpus() : threads;
-        *out = new bcast_pool{bcast::exec::Pool(n)};
-    });
+    return bcast::capi::create(out, threads == 0 ? bcast::exec::Pool::available_cpus() : threads);
 }
 
 size_t bcast_pool_threads(const bcast_pool* pool) noexcept {
