@@ -52,6 +52,24 @@ const char* const kMainHelp =
     "exit status: 0 success, 1 the library or an input file refused (message on\n"
     "stderr), 2 usage error.\n";
 
+// The subcommands: their help and their entry, one list for dispatch, help
+// and the usage errors' pointer to a subcommand's help.
+struct Command {
+    const char* name;
+    const char* help;
+    int (*run)(int argc, char** argv);
+};
+const Command kCommands[] = {{"shape", kShapeHelp, cmd_shape}, {"plan", kPlanHelp, cmd_plan},
+                             {"run", kRunHelp, cmd_run},       {"bench", kBenchHelp, cmd_bench},
+                             {"isa", kIsaHelp, cmd_isa},       {"tune", kTuneHelp, cmd_tune}};
+
+const Command* find_command(const std::string& name) {
+    for (const Command& c : kCommands) {
+        if (name == c.name) return &c;
+    }
+    return nullptr;
+}
+
 int dispatch(int argc, char** argv) {
     if (argc < 2) {
         std::fputs(kMainHelp, stderr);
@@ -59,30 +77,20 @@ int dispatch(int argc, char** argv) {
     }
     const std::string cmd = argv[1];
     if (cmd == "-h" || cmd == "--help" || cmd == "help") {
-        const std::string sub = cmd == "help" && argc > 2 ? argv[2] : "";
-        const char* text = sub == "shape" ? kShapeHelp
-                           : sub == "plan" ? kPlanHelp
-                           : sub == "run"  ? kRunHelp
-                           : sub == "bench" ? kBenchHelp
-                           : sub == "isa"   ? kIsaHelp
-                           : sub == "tune"  ? kTuneHelp
-                                            : kMainHelp;
-        std::fputs(with_names(text).c_str(), stdout);
+        const Command* sub = cmd == "help" && argc > 2 ? find_command(argv[2]) : nullptr;
+        std::fputs(with_names(sub ? sub->help : kMainHelp).c_str(), stdout);
         return kExitOk;
     }
     if (cmd == "-V" || cmd == "--version" || cmd == "version") {
         std::printf("bcast %s\n", bcast_version_string());
         return kExitOk;
     }
-    if (cmd == "shape") return cmd_shape(argc, argv);
-    if (cmd == "plan") return cmd_plan(argc, argv);
-    if (cmd == "run") return cmd_run(argc, argv);
-    if (cmd == "bench") return cmd_bench(argc, argv);
-    if (cmd == "isa") return cmd_isa(argc, argv);
-    if (cmd == "tune") return cmd_tune(argc, argv);
+    if (const Command* c = find_command(cmd)) return c->run(argc, argv);
     if (cmd[0] == '-') usage_error("unknown option '" + cmd + "' (before a command: --help or --version)");
-    usage_error("unknown command '" + cmd +
-                "' (expected shape, plan, run, bench, isa or tune; see bcast --help)");
+    std::string names;  // "shape, plan, ... or tune"
+    const std::size_t n = sizeof kCommands / sizeof kCommands[0];
+    for (std::size_t i = 0; i < n; ++i) names += std::string(i == 0 ? "" : i + 1 == n ? " or " : ", ") + kCommands[i].name;
+    usage_error("unknown command '" + cmd + "' (expected " + names + "; see bcast --help)");
 }
 
 }  // namespace
@@ -98,10 +106,8 @@ int main(int argc, char** argv) {
     } catch (const UsageError& e) {
         std::fprintf(stderr, "bcast: %s\n", e.message.c_str());
         // The subcommand's own help, where the error was in a subcommand.
-        const std::string sub = argc > 1 ? argv[1] : "";
-        const bool known = sub == "shape" || sub == "plan" || sub == "run" || sub == "bench" ||
-                           sub == "isa" || sub == "tune";
-        std::fprintf(stderr, "Try 'bcast %s--help'.\n", known ? (sub + " ").c_str() : "");
+        const Command* sub = argc > 1 ? find_command(argv[1]) : nullptr;
+        std::fprintf(stderr, "Try 'bcast %s%s--help'.\n", sub ? sub->name : "", sub ? " " : "");
         return kExitUsage;
     } catch (const std::bad_alloc&) {
         std::fprintf(stderr, "bcast: out of memory (the inputs or the output do not fit)\n");

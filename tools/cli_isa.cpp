@@ -36,8 +36,8 @@ int cmd_isa(int argc, char** argv) {
     }
     std::printf("isa:     %s\n", bcast_isa());
     if (const char* cap = std::getenv("BCAST_MAX_ISA"); cap != nullptr && o.isa.empty())
-        std::printf("cap:     BCAST_MAX_ISA=%s (a cap names scalar, sse2, avx2, avx512 or neon; another\n"
-                    "         architecture's caps nothing)\n", cap);
+        std::printf("cap:     BCAST_MAX_ISA=%s (a name that is not a kernel set of this\n"
+                    "         architecture caps nothing)\n", cap);
     std::printf("cpu:     %s family %lld model %lld (built-in tuning: %s)\n", s.key.vendor.c_str(),
                 static_cast<long long>(s.key.family), static_cast<long long>(s.key.model),
                 s.builtin.c_str());

@@ -15,6 +15,7 @@ import operator
 import numpy as np
 
 from . import _enums
+from ._library import int64_value
 from .errors import UnsupportedError
 
 
@@ -31,10 +32,7 @@ def as_int(value, what):
 
 def as_i64(value, what):
     """as_int, within the library's int64_t (ctypes would wrap it silently)."""
-    value = as_int(value, what)
-    if not -2 ** 63 <= value < 2 ** 63:
-        raise OverflowError("%s %d does not fit int64" % (what, value))
-    return value
+    return int64_value(as_int(value, what), what)
 
 
 def as_axis(axis, what):

@@ -139,13 +139,19 @@ class OwnsHandles:
         raise TypeError("bcast.%s cannot be pickled: it owns a C handle" % type(self).__name__)
 
 
+def int64_value(value, what):
+    """value (an int) within the library's int64_t: OverflowError outside it
+    (ctypes would wrap it silently)."""
+    value = operator.index(value)
+    if not -2 ** 63 <= value < 2 ** 63:
+        raise OverflowError("%s %d does not fit int64" % (what, value))
+    return value
+
+
 def i64_array(values, what="a value"):
     """A C int64_t array holding `values` (at least one slot, so the pointer is
-    never NULL); OverflowError for a value outside int64 (ctypes would wrap it)."""
-    values = [operator.index(v) for v in values]
-    for v in values:
-        if not -2 ** 63 <= v < 2 ** 63:
-            raise OverflowError("%s %d does not fit int64" % (what, v))
+    never NULL); OverflowError for a value outside int64."""
+    values = [int64_value(v, what) for v in values]
     return (c_i64 * max(len(values), 1))(*values)
 
 

@@ -63,12 +63,6 @@ for _name, (_restype, _argtypes) in _PROTOTYPES.items():
     _f.restype, _f.argtypes = _restype, _argtypes
 
 
-def _extent(value, what):
-    """A known extent or interval bound: an int within int64 (numpy's ints
-    too; not bool, not float)."""
-    return as_i64(value, what)
-
-
 def _dim(d):
     """One dimension in the notation above as (lo, hi, symbol bytes)."""
     if d is None:
@@ -81,10 +75,10 @@ def _dim(d):
         if len(d) != 2:
             raise ValueError("an interval is (lo, hi), got %r" % (d,))
         lo, hi = d
-        return (_extent(lo, "an interval's lower bound"),
-                UNBOUNDED if hi is None else _extent(hi, "an interval's upper bound"), None)
+        return (as_i64(lo, "an interval's lower bound"),
+                UNBOUNDED if hi is None else as_i64(hi, "an interval's upper bound"), None)
     try:
-        d = _extent(d, "a dimension")
+        d = as_i64(d, "a dimension")
     except TypeError:
         raise TypeError("a dimension is an int, None, a str or (lo, hi), got %r" % (d,)) from None
     return d, d, None
