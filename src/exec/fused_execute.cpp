@@ -119,7 +119,7 @@ public:
                     break;
                 case Call::kUnary: step.unary(m, in(0), out, stores); break;
                 case Call::kStrided:
-                    strided(step, in, m, out, last ? stride_[p_.num_reads] : 1);
+                    strided(step, in, m, out, writes_output ? stride_[p_.num_reads] : 1);
                     break;
                 case Call::kScalar:
                     strided(step, in, 1, out, 1);
