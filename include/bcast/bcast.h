@@ -288,8 +288,8 @@ BCAST_API bcast_status bcast_conditions_hold(size_t num_conditions,
                                              int32_t* holds) BCAST_NOEXCEPT;
 
 /* The conditions as text, one clause per line, e.g. "N == 1 or M == 1 or
- * N == M": a dimension is named by its symbol or known extent in `inputs`
- * (may be NULL), else as in0[1] / in0[-1]. snprintf-like: writes at most size
+ * N == M": a dimension is named by its symbol (one without a line break) or
+ * known extent in `inputs` (may be NULL), else as in0[1] / in0[-1]. snprintf-like: writes at most size
  * bytes with the NUL and returns the full length; 0 for bad arguments. */
 BCAST_API size_t bcast_conditions_format(size_t num_conditions,
                                          const bcast_condition* conditions, size_t num_inputs,
@@ -641,7 +641,9 @@ BCAST_API bcast_status bcast_expr_create(bcast_dtype dtype, size_t num_inputs,
                                          bcast_expr** out) BCAST_NOEXCEPT;
 
 /* Sets one input's dtype (default: the expression's), e.g. BCAST_DTYPE_BOOL for
- * a SELECT condition. INVALID_STATE once a node uses that input. */
+ * a SELECT condition; it replaces a quantization set on the input (the later
+ * of this and bcast_expr_set_quantization decides how the input is read).
+ * INVALID_STATE once a node uses that input. */
 BCAST_API bcast_status bcast_expr_set_input_dtype(bcast_expr* expr, size_t input,
                                                   bcast_dtype dtype) BCAST_NOEXCEPT;
 

@@ -162,11 +162,14 @@ void Operator::plan_to(std::size_t num_inputs, const std::size_t* ranks,
                        std::size_t target_rank, const int64_t* target_dims,
                        const int64_t* axes_mapping, std::size_t axes_count,
                        const int64_t* out_strides) {
-    if (quantized()) {
-        fail(BCAST_ERROR_UNSUPPORTED, "a quantized op is planned with bcast_op_plan, not plan_to");
-    }
-    replan([&] { return plan_to_shapes(num_inputs, ranks, dims, strides, target_rank, target_dims,
-                                       axes_mapping, axes_count, out_strides); });
+    // Refused inside replan, as every refusal: the op then has no plan.
+    replan([&] {
+        if (quantized()) {
+            fail(BCAST_ERROR_UNSUPPORTED, "a quantized op is planned with bcast_op_plan, not plan_to");
+        }
+        return plan_to_shapes(num_inputs, ranks, dims, strides, target_rank, target_dims, axes_mapping,
+                              axes_count, out_strides);
+    });
 }
 
 std::unique_ptr<plan::Plan> Operator::plan_to_shapes(

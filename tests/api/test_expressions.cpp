@@ -5,6 +5,7 @@
 
 #include <bcast/bcast.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -232,4 +233,95 @@ TEST_CASE("expressions refuse bad calls with a status and a message naming the n
     CHECK(bcast_expr_describe(nullptr, buf, sizeof buf) == 0);
     bcast_expr_destroy(e);
     bcast_expr_destroy(nullptr);
+}
+
+// A quantized n-ary node (the strided kernel) writes its f32 result into the
+// block's slot, which is contiguous whatever the output's stride: the
+// quantize step alone walks the output. With scales 1 the QDQ graph is
+// integer arithmetic, (a - 3) + (b - 5) + (c - 7) + 9, saturated to u8.
+TEST_CASE("quantized n-ary ops and nodes into outputs of any inner stride", "[expr][quantized]") {
+    const int64_t n = 1024;
+    std::vector<uint8_t> a(static_cast<std::size_t>(n));
+    for (int64_t i = 0; i < n; ++i) a[static_cast<std::size_t>(i)] = static_cast<uint8_t>(i * 7 % 251);
+    const uint8_t b = 40, c = 60;
+    const auto want = [&](int64_t i) {
+        const int v = (a[static_cast<std::size_t>(i)] - 3) + (b - 5) + (c - 7) + 9;
+        return static_cast<uint8_t>(v < 0 ? 0 : v > 255 ? 255 : v);
+    };
+    const int64_t da[1] = {n}, d1[1] = {1};
+    const int64_t* dims[3] = {da, d1, d1};
+    const size_t ranks[3] = {1, 1, 1};
+    const void* in[3] = {a.data(), &b, &c};
+    const int32_t zero_points[3] = {3, 5, 7};
+    for (const int64_t stride : {int64_t{1}, int64_t{-1}, int64_t{2}, int64_t{3}, int64_t{64}}) {
+        INFO("output stride " << stride);
+        const int64_t out_strides[1] = {stride};
+        const std::size_t span = static_cast<std::size_t>((n - 1) * (stride < 0 ? -stride : stride) + 1);
+        std::vector<uint8_t> buf(span + 64, 0xEE);
+        uint8_t* y = buf.data() + 32 + (stride < 0 ? span - 1 : 0);
+        const auto check_output = [&] {
+            for (int64_t i = 0; i < n; ++i) {
+                INFO("element " << i);
+                REQUIRE(y[i * stride] == want(i));
+            }
+            for (std::size_t k = 0; k < 32; ++k) REQUIRE((buf[k] == 0xEE && buf[buf.size() - 1 - k] == 0xEE));
+        };
+        {  // the op
+            bcast_op* op = nullptr;
+            REQUIRE(bcast_op_create(BCAST_OP_ADD, BCAST_DTYPE_U8, &op) == BCAST_OK);
+            for (size_t k = 0; k < 3; ++k) REQUIRE(bcast_op_set_quantization(op, k, 1.0f, zero_points[k]) == BCAST_OK);
+            REQUIRE(bcast_op_set_quantization(op, BCAST_OUTPUT, 1.0f, 9) == BCAST_OK);
+            REQUIRE(bcast_op_plan(op, 3, ranks, dims, nullptr, out_strides) == BCAST_OK);
+            REQUIRE(bcast_op_execute(op, in, y) == BCAST_OK);
+            bcast_op_destroy(op);
+            check_output();
+        }
+        std::fill(buf.begin(), buf.end(), uint8_t{0xEE});
+        {  // the one-node expression
+            bcast_expr* e = nullptr;
+            REQUIRE(bcast_expr_create(BCAST_DTYPE_F32, 3, &e) == BCAST_OK);
+            for (size_t k = 0; k < 3; ++k) {
+                REQUIRE(bcast_expr_set_quantization(e, k, BCAST_DTYPE_U8, 1.0f, zero_points[k]) == BCAST_OK);
+            }
+            const size_t operands[3] = {0, 1, 2};
+            REQUIRE(bcast_expr_add_node(e, BCAST_OP_ADD, BCAST_RULE_NUMPY, -1, 3, operands, nullptr) == BCAST_OK);
+            REQUIRE(bcast_expr_set_quantization(e, BCAST_OUTPUT, BCAST_DTYPE_U8, 1.0f, 9) == BCAST_OK);
+            REQUIRE(bcast_expr_plan(e, 3, ranks, dims, nullptr, out_strides) == BCAST_OK);
+            REQUIRE(bcast_expr_execute(e, in, y) == BCAST_OK);
+            bcast_expr_destroy(e);
+            check_output();
+        }
+    }
+}
+
+TEST_CASE("quantized handles: the later input setter decides; a refused plan_to leaves no plan",
+          "[expr][quantized]") {
+    bcast_expr* e = nullptr;
+    REQUIRE(bcast_expr_create(BCAST_DTYPE_F32, 2, &e) == BCAST_OK);
+    REQUIRE(bcast_expr_set_quantization(e, 0, BCAST_DTYPE_I8, 0.5f, 10) == BCAST_OK);
+    REQUIRE(bcast_expr_set_input_dtype(e, 0, BCAST_DTYPE_I8) == BCAST_OK);
+    CHECK(bcast_expr_get_quantization(e, 0, nullptr, nullptr, nullptr) == BCAST_ERROR_INVALID_STATE);
+    REQUIRE(bcast_expr_set_quantization(e, 0, BCAST_DTYPE_I8, 0.5f, 10) == BCAST_OK);
+    float scale = 0;
+    CHECK(bcast_expr_get_quantization(e, 0, nullptr, &scale, nullptr) == BCAST_OK);
+    CHECK(scale == 0.5f);
+    bcast_expr_destroy(e);
+
+    // plan_to refuses a quantized op; like every refusal, the earlier plan goes.
+    bcast_op* op = nullptr;
+    REQUIRE(bcast_op_create(BCAST_OP_ADD, BCAST_DTYPE_U8, &op) == BCAST_OK);
+    for (size_t k : {size_t{0}, size_t{1}, BCAST_OUTPUT}) {
+        REQUIRE(bcast_op_set_quantization(op, k, 0.5f, 3) == BCAST_OK);
+    }
+    const int64_t d[1] = {4};
+    const int64_t* dims[2] = {d, d};
+    const size_t ranks[2] = {1, 1};
+    REQUIRE(bcast_op_plan(op, 2, ranks, dims, nullptr, nullptr) == BCAST_OK);
+    CHECK(bcast_op_plan_to(op, 2, ranks, dims, nullptr, 1, d, nullptr, 0, nullptr) == BCAST_ERROR_UNSUPPORTED);
+    const uint8_t a[4] = {1, 2, 3, 4};
+    uint8_t y[4] = {0xEE, 0xEE, 0xEE, 0xEE};
+    const void* in[2] = {a, a};
+    CHECK(bcast_op_execute(op, in, y) == BCAST_ERROR_INVALID_STATE);
+    CHECK(y[0] == 0xEE);
+    bcast_op_destroy(op);
 }
