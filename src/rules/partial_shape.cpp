@@ -126,8 +126,11 @@ std::string dim_name(const PShape* in, std::size_t n, int32_t j, int64_t axis,
         const int64_t i = s.rank_known ? axis : r + axis;
         if ((s.rank_known ? axis >= 0 : axis < 0) && i >= 0 && i < r) {
             const PDim& d = s.dims[static_cast<std::size_t>(i)];
-            if (d.sym != 0 && static_cast<std::size_t>(d.sym) <= symbols.size())
-                return symbols[static_cast<std::size_t>(d.sym - 1)];
+            // A symbol with a line break would split its clause's line.
+            if (d.sym != 0 && static_cast<std::size_t>(d.sym) <= symbols.size()) {
+                const std::string& name = symbols[static_cast<std::size_t>(d.sym - 1)];
+                if (name.find_first_of("\n\r") == std::string::npos) return name;
+            }
             if (d.is_static()) return std::to_string(d.lo);
         }
     }

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <random>
+#include <string>
 
 namespace {
 
@@ -73,4 +74,22 @@ TEST_CASE("partial openvino pdpd: an axis past the rank is refused, never indexe
     REQUIRE(bcast_infer_partial_shape(BCAST_SEMANTICS_OPENVINO, BCAST_RULE_PDPD, 1, 2, in, BCAST_MAX_RANK, out, &n,
                                       &known, 16, conditions, &num_conditions) == BCAST_OK);
     CHECK(n == 3);
+}
+
+TEST_CASE("partial strict: a symbol with a line break is named by its place in the text", "[partial]") {
+    // The text has one clause per line: a symbol holding a line break
+    // would split its clause, so the dimension is named in0[0] instead.
+    const bcast_pdim a[1] = {{0, BCAST_DIM_UNBOUNDED, "A\nB"}};
+    const bcast_pdim b[1] = {{0, BCAST_DIM_UNBOUNDED, "M"}};
+    const bcast_pshape in[2] = {{1, 1, a}, {1, 1, b}};
+    bcast_pdim out[BCAST_MAX_RANK];
+    size_t n = 0, num_conditions = 0;
+    int32_t known = 0;
+    bcast_condition conditions[16];
+    REQUIRE(bcast_infer_partial_shape(BCAST_SEMANTICS_STRICT, BCAST_RULE_NUMPY, -1, 2, in, BCAST_MAX_RANK, out, &n,
+                                      &known, 16, conditions, &num_conditions) == BCAST_OK);
+    char text[256];
+    const size_t len = bcast_conditions_format(num_conditions, conditions, 2, in, text, sizeof text);
+    REQUIRE(len < sizeof text);
+    CHECK(std::string(text) == "in0[0] == 1 or M == 1 or in0[0] == M");
 }
