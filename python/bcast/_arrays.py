@@ -270,6 +270,31 @@ def is_quantized_array(value):
     return dtype is not None and np.dtype(dtype).newbyteorder("=") in QUANTIZED
 
 
+def quantized_array(value, what):
+    """A quantized argument (`what` names it) as an array the library reads:
+    a uint8 or int8 array, refused as every other array is (masked arrays)."""
+    if not is_quantized_array(value):
+        dtype = getattr(value, "dtype", None)
+        raise TypeError("%s must be a uint8 or int8 array, not %s"
+                        % (what, dtype if dtype is not None else type(value).__name__))
+    return usable(convert(value, np.dtype(value.dtype).newbyteorder("="), False, what))
+
+
+def as_axes_mapping(value, what):
+    """axes_mapping (explicit expand): None, or a sequence of axes as int64
+    values (TypeError for anything else)."""
+    if value is None:
+        return None
+    if isinstance(value, (str, bytes)):
+        raise TypeError("%s: axes_mapping is a sequence of ints, not %r" % (what, value))
+    try:
+        items = tuple(value)
+    except TypeError:
+        raise TypeError("%s: axes_mapping is a sequence of ints, not %s"
+                        % (what, type(value).__name__)) from None
+    return tuple(as_i64(v, what + ": axes_mapping") for v in items)
+
+
 def as_target_shape(shape):
     """A target shape (expand, Broadcast, ONNX Expand): as as_shape, but an
     integer array of at most one dimension holds the extents, as ONNX's shape
@@ -279,9 +304,22 @@ def as_target_shape(shape):
     return as_shape(shape)
 
 
+def _one_value(value, what):
+    """A 0-d or one-element array's value (as a numpy scalar); anything else
+    as it is."""
+    if not isinstance(value, np.ndarray):
+        return value
+    if value.size != 1 or value.ndim > 1:
+        raise TypeError("%s: one value per tensor, not an array of shape %s" % (what, value.shape))
+    return value.reshape(())[()]
+
+
 def quantization(scale, zero_point, scale_what, zero_point_what):
     """(scale as a float32 value, zero point as an int32 value), checked for
-    type and range here; the library checks the values."""
+    type and range here; the library checks the values. Either may be a
+    0-d or one-element array, as ONNX keeps them (per-tensor: one value)."""
+    scale = _one_value(scale, scale_what)
+    zero_point = _one_value(zero_point, zero_point_what)
     if isinstance(scale, (bool, np.bool_)) or not isinstance(scale, (int, float, np.floating,
                                                                      np.integer)):
         raise TypeError("%s must be a float, not %s" % (scale_what, type(scale).__name__))

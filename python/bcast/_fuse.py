@@ -6,7 +6,9 @@
 fuse() traces the function with symbols standing for its arguments: the
 operators + - * / ** < <= > >= == != & | ^ and the op functions
 (bcast.max(x, y), bcast.select(cond, x, y, rule=...), ...) called on symbols
-add nodes; Python numbers become 0-d inputs of the data dtype. The trace runs
+add nodes; Python numbers become 0-d inputs of the data dtype, and arrays it
+reads (captured or global) are copied at the trace: their values then are
+used by every call, whatever the caller changes in them later. The trace runs
 once per combination of input dtypes, at the first call with them; the
 function must not branch on values. A call plans for the arrays' shapes and
 strides (plans are kept in the package's plan cache, as the op functions'
@@ -125,7 +127,11 @@ class _Trace:
             return value
         dtype = _BOOL if _arrays._is_bool(value) else self.data_dtype
         # A number is a 0-d input, as an op function takes it; an array keeps its shape.
-        const = _arrays.usable(_arrays.convert(value, dtype, False, "bcast.fuse: a constant", exact=True))
+        const = _arrays.convert(value, dtype, False, "bcast.fuse: a constant", exact=True)
+        # The value at the trace, kept for every call: a later change to the
+        # caller's array is not seen (equal constants then stay one input).
+        const = np.array(const, dtype=const.dtype.newbyteorder("="), order="C", copy=True)
+        const.flags.writeable = False
         for k, seen in enumerate(self.consts):  # one input per distinct constant
             if (seen.dtype == const.dtype and seen.shape == const.shape
                     and seen.tobytes() == const.tobytes()):
@@ -210,7 +216,8 @@ class _Graph:
             for i, d in enumerate(self.input_dtypes):
                 code = _arrays.storage_dtype(d)[0]
                 if i in self.quantized:
-                    check(lib.bcast_expr_set_quantization(handle, i, code, *self.quantized[i]))
+                    check(lib.bcast_expr_set_quantization(handle, i, code, *self.quantized[i]),
+                          "%s: quantized[%d]=%r" % (_WHAT, i, self.quantized[i]))
                 elif code != self.data_code:
                     check(lib.bcast_expr_set_input_dtype(handle, i, code))
             base = {"in": 0, "const": count - len(self.consts), "node": count}
@@ -220,8 +227,9 @@ class _Graph:
             check(lib.bcast_expr_set_output(handle, count + self.output))
             if self.output_quantization is not None:
                 dtype, scale, zero_point = self.output_quantization
-                check(lib.bcast_expr_set_quantization(handle, _arrays.OUTPUT_OPERAND, _arrays.storage_dtype(dtype)[0],
-                                                      scale, zero_point))
+                check(lib.bcast_expr_set_quantization(handle, _arrays.OUTPUT_OPERAND,
+                                                      _arrays.storage_dtype(dtype)[0], scale, zero_point),
+                      "%s: output=(%s, %r, %r)" % (_WHAT, dtype, scale, zero_point))
         except BaseException:
             lib.bcast_expr_destroy(handle)
             raise
@@ -285,16 +293,19 @@ class Fused:
         others = [i for i in range(len(values)) if i not in self._quantized]
         data = [values[i] for i in others]
         if self._quantized and others:  # fn sees a quantized argument as float32 values:
+            for i in others:  # so do the other arrays (bools apart)
+                dtype = getattr(values[i], "dtype", None)
+                if dtype is not None and np.dtype(dtype).newbyteorder("=") not in (_F32, _BOOL):
+                    raise TypeError("%s: argument %d has dtype %s; beside quantized arguments (float32 "
+                                    "values in the function) the others are float32 (or bool "
+                                    "conditions): quantize it too (quantized=) or convert it"
+                                    % (_WHAT, i, np.dtype(dtype)))
             data.append(_FLOAT32_VALUE)  # Python numbers take that dtype (dropped by zip)
         for i, a in zip(others, _arrays.prepare_data(data, None, _WHAT, bools_apart=True)[0]
                         if others else ()):
             arrays[i] = a
         for i in self._quantized:
-            if not _arrays.is_quantized_array(values[i]):
-                dtype = getattr(values[i], "dtype", None)
-                raise TypeError("%s: argument %d is quantized: a uint8 or int8 array, not %s"
-                                % (_WHAT, i, dtype if dtype is not None else type(values[i]).__name__))
-            arrays[i] = _arrays.usable(np.asarray(values[i]))
+            arrays[i] = _arrays.quantized_array(values[i], "%s: argument %d (quantized)" % (_WHAT, i))
         graph = self._graph(arrays)
         if out is not None:
             _arrays.check_out(out, graph.out_dtype, _WHAT)

@@ -112,14 +112,15 @@ def last_error():
     return lib.bcast_last_error().decode("utf-8", "replace")
 
 
-def check(status):
+def check(status, context=None):
     """Raises the exception for a failing bcast_status, with the library's
-    message; read at once, since the message is per thread and the next
-    failing call replaces it."""
+    message (after `context`, which names what the caller passed); read at
+    once, since the message is per thread and the next failing call replaces
+    it."""
     if status != 0:
-        message = last_error()
         name = lib.bcast_status_string(status).decode()
-        raise error_for_status(status, message or name, name)
+        message = last_error() or name
+        raise error_for_status(status, "%s: %s" % (context, message) if context else message, name)
 
 
 class OwnsHandles:

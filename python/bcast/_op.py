@@ -98,8 +98,7 @@ class Op(OwnsHandles):
                           for x in (shape, tuple(e * d.itemsize for e in s), d))
         inputs = Shapes(shapes, strides)
         target = None if target is None else _arrays.as_target_shape(target)
-        if axes_mapping is not None:
-            axes_mapping = [_arrays.as_i64(v, "bcast.Op.plan: axes_mapping") for v in axes_mapping]
+        axes_mapping = _arrays.as_axes_mapping(axes_mapping, "bcast.Op.plan")
         if out_strides is not None:
             out_strides = [_arrays.as_i64(v, "bcast.Op.plan: out_strides") for v in out_strides]
         with self._planning:  # two plan() calls never share the fresh handle

@@ -61,8 +61,7 @@ def apply(op, values, *, rule="numpy", axis=-1, out=None, dtype=None, condition=
         _arrays.check_out(out, result_dtype, what)
     if target is not None:
         rule_code, mode_code = None, _enums.expand_mode_code(expand_mode)
-        if axes_mapping is not None:
-            axes_mapping = tuple(_arrays.as_i64(v, what + ": axes_mapping") for v in axes_mapping)
+        axes_mapping = _arrays.as_axes_mapping(axes_mapping, what)
     else:
         rule_code, mode_code = _enums.rule_code(rule), None
     extra = None

@@ -41,8 +41,7 @@ def explain(*shapes_or_arrays, op="add", dtype=None, rule="numpy", axis=-1,
     rule_code = None if expanding else _enums.rule_code(rule)
     mode_code = _enums.expand_mode_code(mode) if expanding else None
     what = "bcast.explain"
-    if axes_mapping is not None:
-        axes_mapping = [_arrays.as_i64(v, what + ": axes_mapping") for v in axes_mapping]
+    axes_mapping = _arrays.as_axes_mapping(axes_mapping, what)
     handle = new_handle(_enums.opcode(op), code, rule_code, _arrays.as_axis(axis, what), mode_code)
     result_dtype = np.dtype(np.bool_) if _enums._key(op, "op") in _enums.BOOL_RESULT_OPS else storage
     plan = Plan(OP, handle, what, result_dtype)

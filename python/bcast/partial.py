@@ -21,7 +21,7 @@ merge). docs/partial-shapes.md compares them.
 import ctypes
 
 from . import _enums
-from ._arrays import as_axis, as_i64
+from ._arrays import as_axes_mapping, as_axis, as_i64
 from ._library import c_i32, c_i64, c_size, check, lib
 
 __all__ = ["infer_partial_shape", "infer_partial_expand_shape", "Conditions"]
@@ -68,9 +68,14 @@ def _dim(d):
     if d is None:
         return 0, UNBOUNDED, None
     if isinstance(d, str):
+        if not d:
+            raise ValueError("a symbol has a name (None is an unknown extent without one)")
         if "\0" in d:
             raise ValueError("a symbol cannot hold a NUL character: %r" % (d,))
-        return 0, UNBOUNDED, d.encode()
+        try:
+            return 0, UNBOUNDED, d.encode()
+        except UnicodeEncodeError:
+            raise ValueError("a symbol is text that UTF-8 can hold, not %r" % (d,)) from None
     if isinstance(d, tuple):
         if len(d) != 2:
             raise ValueError("an interval is (lo, hi), got %r" % (d,))
@@ -151,6 +156,13 @@ def _shape_out(dims, count, known):
     return (Ellipsis,) + tuple(out) if out else None
 
 
+def _static_shape(j, s):
+    """holds()'s shape j as a tuple of int64 extents."""
+    if isinstance(s, (str, bytes)) or not hasattr(s, "__iter__"):
+        raise TypeError("bcast.Conditions.holds: shape %d is a sequence of ints, not %r" % (j, s))
+    return tuple(as_i64(x, "bcast.Conditions.holds: an extent") for x in s)
+
+
 class Conditions(tuple):
     """strict's run-time conditions: one str per clause (the clauses must all
     hold), e.g. 'N == 1 or M == 1 or N == M'. holds(*shapes) evaluates them on
@@ -171,7 +183,7 @@ class Conditions(tuple):
         """Whether the conditions hold for these static shapes, one per input;
         ValueError for shapes that their partial shapes do not allow (a rank,
         an extent or a symbol's value), where the conditions say nothing."""
-        shapes = [tuple(as_i64(x, "bcast.Conditions.holds: an extent") for x in s) for s in shapes]
+        shapes = [_static_shape(j, s) for j, s in enumerate(shapes)]
         if len(shapes) != len(self._partial):
             raise ValueError("bcast.Conditions.holds: %d shapes for %d inputs" % (
                 len(shapes), len(self._partial)))
@@ -191,6 +203,18 @@ class Conditions(tuple):
 
     def __repr__(self):
         return "Conditions(%s)" % ", ".join(repr(c) for c in self)
+
+    # Immutable: a copy is the same conditions. Pickling would need the C
+    # atoms and the partial shapes they name, which the package keeps in
+    # ctypes arrays.
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        raise TypeError("bcast.Conditions cannot be pickled (evaluate holds() where they were made)")
 
 
 def _semantics_code(semantics):
@@ -232,8 +256,8 @@ def infer_partial_expand_shape(data_shape, target_shape, mode="bidirectional",
     inputs = _Shapes([data_shape, target_shape])
     mode = _enums.expand_mode_code(mode)
     axis = as_axis(axis, "bcast.infer_partial_expand_shape")
-    mapping = None if axes_mapping is None else (c_i64 * max(len(axes_mapping), 1))(
-        *[as_i64(a, "bcast.infer_partial_expand_shape: axes_mapping") for a in axes_mapping])
+    axes_mapping = as_axes_mapping(axes_mapping, "bcast.infer_partial_expand_shape")
+    mapping = None if axes_mapping is None else (c_i64 * max(len(axes_mapping), 1))(*axes_mapping)
     count = 0 if axes_mapping is None else len(axes_mapping)
     return _run(semantics, inputs, lambda *out: lib.bcast_infer_partial_expand_shape(
         code, mode, ctypes.byref(inputs.array[0]), ctypes.byref(inputs.array[1]), mapping, count,

@@ -15,6 +15,9 @@ from ._fuse import is_traced
 from ._library import check, lib
 from ._plans import OP, Plan, new_handle
 from ._pool import pool_for
+from .errors import UnsupportedError
+
+_UNSUPPORTED = UnsupportedError.status
 
 def qlinear(op, a, b, a_scale, a_zero_point, b_scale, b_zero_point, y_scale, y_zero_point, *,
             rule="numpy", axis=-1, out=None, threads=None):
@@ -25,7 +28,9 @@ def qlinear(op, a, b, a_scale, a_zero_point, b_scale, b_zero_point, y_scale, y_z
     Runtime's QLinearAdd takes its arguments: each array with its scale and
     zero point, then the output's. op: "add", "sub", "rsub", "mul", "div",
     "rdiv", "max", "min", "squared_difference" or "prelu". Returns an array of
-    the inputs' dtype (or out=). rule, axis, out and threads as for bcast.add.
+    the inputs' dtype (or out=). Each scale and zero point is a number or a
+    0-d or one-element array (per-tensor, as ONNX keeps them). rule, axis, out
+    and threads as for bcast.add.
     """
     what = "bcast.qlinear"
     if is_traced((a, b)):
@@ -44,10 +49,7 @@ def qlinear(op, a, b, a_scale, a_zero_point, b_scale, b_zero_point, y_scale, y_z
     if result is not None:
         return result
     for name, value in (("a", a), ("b", b)):
-        if not _arrays.is_quantized_array(value):
-            dtype = getattr(value, "dtype", None)
-            raise TypeError("%s: %s must be a uint8 or int8 array, not %s"
-                            % (what, name, dtype if dtype is not None else type(value).__name__))
+        _arrays.quantized_array(value, "%s: %s" % (what, name))
     arrays, code, storage = _arrays.prepare_data((a, b), None, what)
     if out is not None:
         _arrays.check_out(out, storage, what)
@@ -56,9 +58,14 @@ def qlinear(op, a, b, a_scale, a_zero_point, b_scale, b_zero_point, y_scale, y_z
     def make():
         handle = new_handle(opcode, code, rule_code, axis)
         try:
-            for operand, scale, zero_point in ((0, params[0], params[1]), (1, params[2], params[3]),
-                                               (_arrays.OUTPUT_OPERAND, params[4], params[5])):
-                check(lib.bcast_op_set_quantization(handle, operand, scale, zero_point))
+            for k, (name, operand, scale, zero_point) in enumerate((
+                    ("a", 0, a_scale, a_zero_point), ("b", 1, b_scale, b_zero_point),
+                    ("y", _arrays.OUTPUT_OPERAND, y_scale, y_zero_point))):
+                status = lib.bcast_op_set_quantization(handle, operand, params[2 * k], params[2 * k + 1])
+                # A refused value is named as the caller passed it; an op
+                # without a quantized form by the op.
+                check(status, "%s(%r)" % (what, op) if status == _UNSUPPORTED else
+                      "%s: %s_scale=%r, %s_zero_point=%r" % (what, name, scale, name, zero_point))
         except BaseException:
             lib.bcast_op_destroy(handle)
             raise

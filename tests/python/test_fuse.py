@@ -207,3 +207,16 @@ def test_select_conditions_given_as_constants():
     assert np.array_equal(bcast.fuse(lambda a: bcast.select(c, a, 0.0))(x), np.where(c, x, 0))
     with pytest.raises(TypeError, match="the condition must be bool, not int32"):
         bcast.fuse(lambda a: bcast.select(c.astype(np.int32), a, a))(x)
+
+
+def test_arrays_the_function_reads_are_copied_when_it_is_traced():
+    # Two captured arrays equal at the trace stay two values of that moment:
+    # later changes to them are not seen (and never mix them up).
+    w1, w2 = np.ones(4, np.float32), np.ones(4, np.float32)
+    swapped = np.ones(4, ">f4")
+    f = bcast.fuse(lambda x: x * w1 + w2 + swapped)
+    x = np.full(4, 2, np.float32)
+    want = x * w1 + w2 + swapped.astype(np.float32)
+    assert np.array_equal(f(x), want)
+    w1[:], w2[:], swapped[:] = 3, 5, 7
+    assert np.array_equal(f(x), want)

@@ -309,3 +309,33 @@ def test_refusals_print_symbols_by_name():
 def test_an_unhashable_semantics_is_refused_by_name():
     with pytest.raises(ValueError, match="unknown semantics"):
         bcast.infer_partial_shape((1,), semantics=[])
+
+
+def test_symbols_and_arguments_that_are_not_what_they_look_like_are_refused():
+    with pytest.raises(ValueError, match="a symbol has a name"):
+        bcast.infer_partial_shape(("",), ("",))
+    with pytest.raises(ValueError, match="UTF-8"):
+        bcast.infer_partial_shape(("\ud800",), (3,))
+    _, conditions = bcast.infer_partial_shape(("N",), ("M",))
+    with pytest.raises(TypeError, match="shape 0 is a sequence of ints"):
+        conditions.holds(3, (3,))
+    with pytest.raises(TypeError, match="axes_mapping is a sequence of ints"):
+        bcast.infer_partial_expand_shape((3,), (2, 3), mode="explicit", axes_mapping=1)
+    # Any iterable of axes, as the op functions take it.
+    assert bcast.infer_partial_expand_shape((3,), (2, 3), mode="explicit",
+                                            axes_mapping=(a for a in [1]))[0] == (2, 3)
+
+
+def test_a_symbol_with_a_line_break_keeps_one_condition_per_clause():
+    _, conditions = bcast.infer_partial_shape(("A\nB",), ("M",))
+    assert conditions == ("in0[0] == 1 or M == 1 or in0[0] == M",)
+    assert conditions.holds((1,), (3,)) and not conditions.holds((2,), (3,))
+
+
+def test_conditions_copy_as_themselves_and_refuse_pickling():
+    import copy
+    import pickle
+    _, conditions = bcast.infer_partial_shape(("N",), ("M",))
+    assert copy.copy(conditions) is conditions and copy.deepcopy(conditions) is conditions
+    with pytest.raises(TypeError, match="cannot be pickled"):
+        pickle.dumps(conditions)

@@ -78,7 +78,7 @@ def test_fuse_with_quantized_input_and_output():
 def test_fuse_quantization_refusals():
     x = np.zeros(4, np.uint8)
     f = bcast.fuse(lambda x, y: x + y, quantized={0: (0.1, 3)})
-    with pytest.raises(TypeError, match="argument 0 is quantized"):
+    with pytest.raises(TypeError, match=r"argument 0 \(quantized\) must be a uint8 or int8 array"):
         f(x.astype(np.float32), np.zeros(4, np.float32))
     with pytest.raises(ValueError, match="quantized argument 2"):
         bcast.fuse(lambda x, y: x + y, quantized={2: (0.1, 3)})
@@ -99,7 +99,7 @@ def test_fuse_quantized_arguments_beside_python_numbers_and_out_tuples():
     assert np.array_equal(f(x, 0.5), want)  # the number takes the dequantized float32
     out = np.empty_like(x)
     assert f(x, 0.5, out=(out,)) is out and np.array_equal(out, want)  # as numpy takes out=
-    with pytest.raises(TypeError, match="different dtypes float64 and float32"):
+    with pytest.raises(TypeError, match="argument 1 has dtype float64; beside quantized arguments"):
         f(x, np.zeros(x.shape, np.float64))
 
 
@@ -123,3 +123,45 @@ def test_what_cannot_be_fused_says_so():
     with pytest.raises(TypeError) as refused:
         bcast.qlinear("add", u, u.astype(np.int8), 0.1, 0, 0.1, 0, 0.1, 0)
     assert "dtype=" not in str(refused.value)  # qlinear has no dtype= to suggest
+
+
+def test_quantization_parameters_as_onnx_tensors_and_refusals_named_by_argument():
+    # ONNX keeps a per-tensor scale and zero point as 0-d or one-element
+    # tensors: the same result as plain numbers.
+    a = np.arange(0, 250, 10, dtype=np.uint8)
+    b = a[::-1].copy()
+    want = qdq("ADD", a, b, (0.02, 3), (0.05, 7), (0.04, 128), "u8")
+    got = bcast.qlinear("add", a, b, np.array(0.02, np.float32), np.array([3], np.uint8),
+                        np.array([0.05], np.float32), np.array(7), 0.04, np.array([128], np.int32))
+    assert np.array_equal(got, want)
+    with pytest.raises(TypeError, match="a_scale: one value per tensor"):
+        bcast.qlinear("add", a, b, np.array([0.02, 0.03]), 3, 0.05, 7, 0.04, 128)
+    with pytest.raises(TypeError, match="b_zero_point: one value per tensor"):
+        bcast.qlinear("add", a, b, 0.02, 3, 0.05, np.zeros((1, 1), np.uint8), 0.04, 128)
+    # The library's refusals name the argument and the value the caller gave.
+    with pytest.raises(ValueError, match=r"bcast.qlinear: a_scale=-1.0, a_zero_point=3: .*scale"):
+        bcast.qlinear("add", a, b, -1.0, 3, 0.05, 7, 0.04, 128)
+    with pytest.raises(ValueError, match=r"bcast.qlinear: y_scale=0.04, y_zero_point=300: .*zero point"):
+        bcast.qlinear("add", a, b, 0.02, 3, 0.05, 7, 0.04, 300)
+    with pytest.raises(TypeError, match=r"bcast.qlinear\('pow'\): POW has no quantized form"):
+        bcast.qlinear("pow", a, b, 0.02, 3, 0.05, 7, 0.04, 128)
+
+
+def test_masked_arrays_are_refused_as_quantized_arguments_too():
+    a = np.ma.masked_array(np.arange(3, dtype=np.uint8), [False, True, False])
+    with pytest.raises(TypeError, match="bcast.qlinear: a: masked arrays"):
+        bcast.qlinear("add", a, a.data, 0.1, 0, 0.1, 0, 0.1, 0)
+    f = bcast.fuse(lambda x: x + 1.0, quantized={0: (0.1, 0)})
+    with pytest.raises(TypeError, match=r"argument 0 \(quantized\): masked arrays"):
+        f(a)
+
+
+def test_fuse_beside_quantized_arguments_names_an_array_of_another_dtype():
+    f = bcast.fuse(lambda x, y: x + y, quantized={0: (0.1, 0)})
+    x = np.arange(3, dtype=np.uint8)
+    with pytest.raises(TypeError, match="argument 1 has dtype uint8; beside quantized arguments"):
+        f(x, np.ones(3, np.uint8))
+    assert np.array_equal(f(x, np.ones(3, np.float32)),
+                          x.astype(np.float32) * np.float32(0.1) + np.float32(1))
+    with pytest.raises(ValueError, match=r"bcast.fuse: quantized\[0\]=.*: input 0: .*zero point"):
+        bcast.fuse(lambda x: x * 2.0, quantized={0: (0.1, 300)})(x)
