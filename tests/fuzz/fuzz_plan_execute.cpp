@@ -1,10 +1,12 @@
 // Fuzzes plan + execute (and the same execute as tasks): a random op, dtype, ISA cap, rule (none, numpy,
 // unidirectional, pdpd, legacy, ncnn) and shapes made to fit it or not,
 // inputs with random strides (negative, zero, padded, permuted), a
-// random valid or garbage output layout, sometimes in place. Every output
-// element is checked against the project's scalar reference
-// (tests/api/scalar_reference.*); bytes around and between the output
-// elements are canaries; inputs must stay unchanged; a refusal writes nothing.
+// random valid or garbage output layout, sometimes in place, and for the
+// quantized ops on u8 and i8 now and then random scales and zero points. Every
+// output element is checked against the project's scalar reference
+// (tests/api/scalar_reference.*; quantized: the QDQ graph around it, written
+// here from the header); bytes around and between the output elements are
+// canaries; inputs must stay unchanged; a refusal writes nothing.
 #include <bcast/bcast.h>
 
 #include "api/scalar_reference.hpp"
@@ -239,6 +241,56 @@ std::optional<Resolved> resolve(bcast_rule rule, int64_t axis, const std::vector
     }
 }
 
+// The quantized ops of the header (bcast_op_set_quantization's contract).
+bool quantizable(bcast_opcode op) {
+    switch (op) {
+        case BCAST_OP_ADD: case BCAST_OP_SUB: case BCAST_OP_RSUB: case BCAST_OP_MUL:
+        case BCAST_OP_DIV: case BCAST_OP_RDIV: case BCAST_OP_MAX: case BCAST_OP_MIN:
+        case BCAST_OP_SQUARED_DIFFERENCE: case BCAST_OP_PRELU: return true;
+        default: return false;
+    }
+}
+
+// A quantized tensor's parameters: a positive normal scale, a zero point in
+// the dtype's range.
+struct QParams {
+    float scale = 1;
+    int32_t zero_point = 0;
+};
+
+QParams random_qparams(fuzz::Input& in, bool i8) {
+    QParams q;
+    q.scale = std::ldexp(1.0f + static_cast<float>(in.range(0, 1023)) / 1024.0f,
+                         static_cast<int>(in.chance(5) ? in.range(-126, 127) : in.range(-10, 3)));
+    q.zero_point = static_cast<int32_t>(i8 ? in.range(-128, 127) : in.range(0, 255));
+    return q;
+}
+
+// The QDQ graph on one element: DequantizeLinear of each input ((q - zp) in
+// f32 times the f32 scale), the f32 op (the scalar reference), QuantizeLinear
+// (f32 quotient, half to even, plus zp, saturated; NaN: the dtype's minimum).
+uint64_t quantized_reference(bcast_opcode op, bool i8, const uint64_t* elems, const QParams* q,
+                             std::size_t n, const QParams& out) {
+    uint64_t f32[BCAST_MAX_INPUTS];
+    for (std::size_t j = 0; j < n; ++j) {
+        const int32_t v = i8 ? static_cast<int8_t>(elems[j]) : static_cast<int32_t>(elems[j] & 0xff);
+        const float x = static_cast<float>(v - q[j].zero_point) * q[j].scale;
+        uint32_t bits;
+        std::memcpy(&bits, &x, 4);
+        f32[j] = bits;
+    }
+    const bref::Expected e = bref::reference(op, BCAST_DTYPE_F32, f32, n);
+    float v;
+    const auto bits = static_cast<uint32_t>(e.bits);
+    std::memcpy(&v, &bits, 4);
+    const int32_t lo = i8 ? -128 : 0, hi = i8 ? 127 : 255;
+    if (e.any_nan || std::isnan(v)) return static_cast<uint8_t>(lo);
+    const float quotient = v / out.scale;
+    const float clamped = std::min(std::max(quotient, static_cast<float>(lo - out.zero_point)),
+                                   static_cast<float>(hi - out.zero_point));
+    return static_cast<uint8_t>(static_cast<int32_t>(std::nearbyint(clamped)) + out.zero_point);
+}
+
 // A shape that the rule will most often accept against the primary shape a.
 Dims shape_for_rule(fuzz::Input& in, bcast_rule rule, const Dims& a, int64_t axis) {
     auto ones_now_and_then = [&](Dims d) {
@@ -316,6 +368,17 @@ void run_case(fuzz::Input& in) {
     }
     FUZZ_CHECK(bcast_op_set_param(h, BCAST_PARAM_RULE, rule) == BCAST_OK);
     FUZZ_CHECK(bcast_op_set_param(h, BCAST_PARAM_AXIS, axis) == BCAST_OK);
+    const bool i8 = dt == BCAST_DTYPE_I8;
+    const bool quantized = (i8 || dt == BCAST_DTYPE_U8) && quantizable(op) && in.chance(40);
+    QParams qin[BCAST_MAX_INPUTS], qout;
+    if (quantized) {
+        for (std::size_t j = 0; j < n; ++j) {
+            qin[j] = random_qparams(in, i8);
+            FUZZ_CHECK(bcast_op_set_quantization(h, j, qin[j].scale, qin[j].zero_point) == BCAST_OK);
+        }
+        qout = random_qparams(in, i8);
+        FUZZ_CHECK(bcast_op_set_quantization(h, BCAST_OUTPUT, qout.scale, qout.zero_point) == BCAST_OK);
+    }
     const std::optional<Resolved> res = resolve(rule, axis, shapes, primary);
     Dims out_dims = res ? res->out : Dims{};
     count = 1;
@@ -437,13 +500,14 @@ void run_case(fuzz::Input& in) {
             const unsigned char* src = before[j].data() + (x.origin + x.offset(own)) * static_cast<int64_t>(x.esz);
             elems[j] = load(src, x.esz);
         }
-        const bref::Expected want = bref::reference(op, dt, elems, n);
+        const bref::Expected want = quantized ? bref::Expected{quantized_reference(op, i8, elems, qin, n, qout)}
+                                              : bref::reference(op, dt, elems, n);
         const int64_t at = out_layout.origin + out_layout.offset(idx);
         const unsigned char* got = written.data() + at * static_cast<int64_t>(out_esz);
         std::string why;
         if (!bref::matches(out_dt, want, load(got, out_esz), &why)) {
-            std::fprintf(stderr, "%s %s rule %d axis %lld, inputs", bref::op_name(op), bref::dtype_name(dt),
-                         rule, static_cast<long long>(axis));
+            std::fprintf(stderr, "%s %s%s rule %d axis %lld, inputs", bref::op_name(op), bref::dtype_name(dt),
+                         quantized ? " quantized" : "", rule, static_cast<long long>(axis));
             for (std::size_t j = 0; j < n; ++j)
                 std::fprintf(stderr, " %s=%#llx", dims_text(inputs[j].dims).c_str(),
                              static_cast<unsigned long long>(elems[j]));
