@@ -3,8 +3,11 @@
 // axis, so lines span blocks) and dtypes, random nodes (any opcode, rule,
 // axis and operand numbers, valid or not), a random output, random input
 // strides (padded, reversed), planned and executed whole, as tasks and in
-// place on input 0. The oracle is the same graph run
-// node by node with bcast_op_* and materialised intermediates: every add_node
+// place on input 0; over f32, now and then quantized u8/i8 inputs and a
+// quantized output. The oracle is the same graph run node by node with
+// bcast_op_* and materialised intermediates (quantized inputs dequantized
+// and the output quantized here, as DequantizeLinear and QuantizeLinear
+// nodes would, from the header's definition): every add_node
 // refusal must leave the graph as it was, a plan refusal must be a node's
 // refusal run alone (same status), and what runs must write the oracle's
 // bytes (any NaN matching any NaN) and nothing outside the output elements.
@@ -12,7 +15,10 @@
 
 #include "fuzz_input.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -95,6 +101,78 @@ bool same_bytes(bcast_dtype dt, const std::vector<unsigned char>& a, const std::
     return true;
 }
 
+// A quantized tensor: its dtype, scale and zero point.
+struct Quant {
+    bcast_dtype dtype = BCAST_DTYPE_U8;
+    float scale = 1;
+    int32_t zero_point = 0;
+};
+
+Quant random_quant(fuzz::Input& in) {
+    Quant q;
+    q.dtype = in.chance(50) ? BCAST_DTYPE_U8 : BCAST_DTYPE_I8;
+    q.scale = std::ldexp(1.0f + static_cast<float>(in.range(0, 255)) / 256.0f, static_cast<int>(in.range(-9, 2)));
+    q.zero_point = static_cast<int32_t>(q.dtype == BCAST_DTYPE_I8 ? in.range(-128, 127) : in.range(0, 255));
+    return q;
+}
+
+// Every index of dims in row-major order, as element offsets along strides
+// (empty: contiguous).
+template <class Fn>
+void for_each_offset(const Dims& dims, const Dims& strides, Fn fn) {
+    const int64_t n = count_of(dims);
+    Dims idx(dims.size(), 0);
+    for (int64_t flat = 0; flat < n; ++flat) {
+        int64_t at = 0, step = 1;
+        for (std::size_t k = dims.size(); k-- > 0;) {
+            at += idx[k] * (strides.empty() ? step : strides[k]);
+            step *= dims[k];
+        }
+        fn(at);
+        for (std::size_t k = dims.size(); k-- > 0;) {
+            if (++idx[k] < dims[k]) break;
+            idx[k] = 0;
+        }
+    }
+}
+
+// DequantizeLinear: (q - zero_point) as an integer, to f32, times the scale.
+Value dequantized(const Value& v, const Quant& q, bool with_data) {
+    Value f;
+    f.dims = v.dims;
+    f.dtype = BCAST_DTYPE_F32;
+    if (!with_data) return f;
+    f.buf.reserve(static_cast<std::size_t>(count_of(v.dims)) * 4);
+    for_each_offset(v.dims, v.strides, [&](int64_t at) {
+        const unsigned char byte = v.base()[at];
+        const int32_t value = q.dtype == BCAST_DTYPE_I8 ? static_cast<int8_t>(byte) : byte;
+        const float x = static_cast<float>(value - q.zero_point) * q.scale;
+        unsigned char b[4];
+        std::memcpy(b, &x, 4);
+        f.buf.insert(f.buf.end(), b, b + 4);
+    });
+    return f;
+}
+
+// QuantizeLinear of contiguous f32 values: the f32 quotient, half to even,
+// plus the zero point, saturated; NaN gives the dtype's minimum.
+std::vector<unsigned char> quantized(const std::vector<unsigned char>& f32, const Quant& q) {
+    const float lo = q.dtype == BCAST_DTYPE_I8 ? -128.0f : 0.0f, hi = q.dtype == BCAST_DTYPE_I8 ? 127.0f : 255.0f;
+    std::vector<unsigned char> out;
+    for (std::size_t i = 0; i + 4 <= f32.size(); i += 4) {
+        float v;
+        std::memcpy(&v, &f32[i], 4);
+        float r = lo;
+        if (!std::isnan(v)) {
+            const float quotient = v / q.scale;
+            r = std::min(std::max(quotient, lo - static_cast<float>(q.zero_point)), hi - static_cast<float>(q.zero_point));
+            r = std::nearbyint(r) + static_cast<float>(q.zero_point);
+        }
+        out.push_back(static_cast<unsigned char>(static_cast<int32_t>(r)));
+    }
+    return out;
+}
+
 struct NodeSpec {
     bcast_opcode op;
     bcast_rule rule;
@@ -173,6 +251,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             if (!v.dims.empty()) v.dims.back() = in.chance(70) ? line : 1;
         }
     }
+    // Quantized inputs (before any node uses them) and output, over f32 and
+    // small inputs only: the oracle's f32 copies must plan as the bytes do.
+    bool all_small = true;
+    for (const Value& v : values) all_small = all_small && count_of(v.dims) <= kMaxElements;
+    const bool quantizing = dt == BCAST_DTYPE_F32 && all_small && in.chance(30);
+    std::vector<std::optional<Quant>> input_quant(num_inputs);
+    for (std::size_t i = 0; i < num_inputs && quantizing; ++i) {
+        if (values[i].dtype == BCAST_DTYPE_BOOL || !in.chance(60)) continue;
+        const Quant q = random_quant(in);
+        FUZZ_CHECK(bcast_expr_set_quantization(e, i, q.dtype, q.scale, q.zero_point) == BCAST_OK);
+        values[i].dtype = q.dtype;
+        input_quant[i] = q;
+    }
     // Nodes: a refused add_node must leave the graph as it was.
     std::vector<NodeSpec> nodes;
     const std::size_t tries = static_cast<std::size_t>(in.range(1, 10));
@@ -207,6 +298,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         output = static_cast<std::size_t>(in.range(num_inputs, static_cast<int64_t>(output)));
         FUZZ_CHECK(bcast_expr_set_output(e, output) == BCAST_OK);
     }
+    std::optional<Quant> output_quant;
+    if (quantizing && in.chance(50)) {
+        output_quant = random_quant(in);
+        FUZZ_CHECK(bcast_expr_set_quantization(e, BCAST_OUTPUT, output_quant->dtype, output_quant->scale,
+                                               output_quant->zero_point) == BCAST_OK);
+    }
+    // The oracle's inputs: quantized ones as their dequantized f32 values.
+    const auto oracle_inputs = [&](bool with_data) {
+        std::vector<Value> o = values;
+        for (std::size_t i = 0; i < num_inputs; ++i) {
+            if (input_quant[i]) o[i] = dequantized(values[i], *input_quant[i], with_data);
+        }
+        return o;
+    };
     const bool random_strides = in.chance(40);
     bool small = true;
     for (Value& v : values) {
@@ -221,8 +326,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         strides.push_back(v.strides.empty() ? nullptr : v.strides.data());
     }
     const bcast_status planned = bcast_expr_plan(e, num_inputs, ranks.data(), dims.data(), strides.data(), nullptr);
-    std::vector<Value> oracle = values;
-    const bcast_status unfused = run_unfused(nodes, oracle, false);
+    std::vector<Value> oracle = oracle_inputs(false);
+    bcast_status unfused = run_unfused(nodes, oracle, false);
+    // Only an f32 result is quantized (the header).
+    if (unfused == BCAST_OK && output_quant && oracle[output].dtype != BCAST_DTYPE_F32) unfused = BCAST_ERROR_UNSUPPORTED;
     if (planned != unfused) {
         std::fprintf(stderr, "fused plan %d (%s), unfused %d\n", planned, bcast_last_error(), unfused);
     }
@@ -237,13 +344,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         bcast_expr_destroy(e);
         return 0;
     }
-    oracle = values;
+    oracle = oracle_inputs(true);
     FUZZ_CHECK(run_unfused(nodes, oracle, true) == BCAST_OK);
-    const bcast_dtype out_dt = oracle[output].dtype;
+    const bcast_dtype out_dt = output_quant ? output_quant->dtype : oracle[output].dtype;
     const int64_t n_out = count_of(oracle[output].dims);
     const std::size_t out_bytes = static_cast<std::size_t>(n_out) * bcast_dtype_size(out_dt);
-    const std::vector<unsigned char> want(oracle[output].buf.begin(),
-                                          oracle[output].buf.begin() + static_cast<std::ptrdiff_t>(out_bytes));
+    const std::size_t result_bytes = static_cast<std::size_t>(n_out) * bcast_dtype_size(oracle[output].dtype);
+    std::vector<unsigned char> want(oracle[output].buf.begin(),
+                                    oracle[output].buf.begin() + static_cast<std::ptrdiff_t>(result_bytes));
+    if (output_quant) want = quantized(want, *output_quant);
     std::vector<const void*> pointers;
     for (const Value& v : values) pointers.push_back(v.base());
     std::vector<unsigned char> got(out_bytes + 64, kCanary);
