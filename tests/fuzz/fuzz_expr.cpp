@@ -3,7 +3,8 @@
 // axis, so lines span blocks) and dtypes, random nodes (any opcode, rule,
 // axis and operand numbers, valid or not), a random output, random input
 // strides (padded, reversed), planned and executed whole, as tasks and in
-// place on input 0; over f32, now and then quantized u8/i8 inputs and a
+// place on input 0, and replanned into a padded or reversed output; over
+// f32, now and then quantized u8/i8 inputs and a
 // quantized output. The oracle is the same graph run node by node with
 // bcast_op_* and materialised intermediates (quantized inputs dequantized
 // and the output quantized here, as DequantizeLinear and QuantizeLinear
@@ -395,6 +396,33 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(split[out_bytes] == kCanary);
     split.resize(out_bytes);
     FUZZ_CHECK(same_bytes(out_dt, split, want));
+    // Replanned into a padded or reversed output: the same elements where
+    // its strides put them, every other byte untouched.
+    if (n_out > 0 && in.chance(40)) {
+        Value o;
+        o.dims = oracle[output].dims;
+        o.dtype = out_dt;
+        lay_out(in, o, true);
+        std::fill(o.buf.begin(), o.buf.end(), kCanary);
+        FUZZ_CHECK(bcast_expr_plan(e, num_inputs, ranks.data(), dims.data(), strides.data(), o.strides.data()) ==
+                   BCAST_OK);
+        FUZZ_CHECK(bcast_expr_execute(e, pointers.data(), const_cast<unsigned char*>(o.base())) == BCAST_OK);
+        const std::size_t es = bcast_dtype_size(out_dt);
+        std::vector<bool> element(o.buf.size(), false);
+        std::size_t k = 0;
+        for_each_offset(o.dims, o.strides, [&](int64_t at) {
+            const std::size_t byte = static_cast<std::size_t>(o.origin + at) * es;
+            const bool same = std::memcmp(&o.buf[byte], &want[k * es], es) == 0 ||
+                              (is_nan(out_dt, &o.buf[byte]) && is_nan(out_dt, &want[k * es]));
+            if (!same) std::fprintf(stderr, "strided output: element %zu differs\n", k);
+            FUZZ_CHECK(same);
+            std::fill(element.begin() + static_cast<std::ptrdiff_t>(byte),
+                      element.begin() + static_cast<std::ptrdiff_t>(byte + es), true);
+            ++k;
+        });
+        for (std::size_t b = 0; b < o.buf.size(); ++b) FUZZ_CHECK(element[b] || o.buf[b] == kCanary);
+        FUZZ_CHECK(bcast_expr_plan(e, num_inputs, ranks.data(), dims.data(), strides.data(), nullptr) == BCAST_OK);
+    }
     // In place on input 0 where it is laid out as the output: either refused
     // (it is also read along another placement) with nothing written, or
     // the same bytes.
