@@ -49,13 +49,21 @@ fuzz_one() {  # NAME SECONDS REPORT: runs one harness, writes its report
 reports=$(mktemp -d /tmp/bcast-fuzz-reports.XXXXXX)
 trap 'rm -rf "$reports"' EXIT
 jobs_max=$(nproc)
+pids=()
 for name in "${names[@]}"; do
   while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
+  echo "== fuzz $name started ($(date -u +%H:%M:%S))"
   fuzz_one "$name" "$2" "$reports/$name" &
+  pids+=($!)
 done
-wait
 status=0
+for pid in "${pids[@]}"; do wait "$pid" || status=1; done
 for name in "${names[@]}"; do
+  if [ ! -e "$reports/$name" ]; then
+    echo "   fuzz $name: did not run (see the errors above)" >&2
+    status=1
+    continue
+  fi
   cat "$reports/$name"
   if [ -e "$reports/$name.failed" ]; then
     echo "   FINDING in $name: see $dir/fuzz-findings/$name/" >&2

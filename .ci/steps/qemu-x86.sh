@@ -33,12 +33,10 @@ for f in tools/bcast tests/bcast_internal_tests tests/bcast_api_tests tests/bcas
 done
 unset BCAST_MAX_ISA  # the CPU alone decides here
 
-# qemu warns on stderr about host CPU features TCG does not model (pcid,
-# x2apic, ...); that is noise for this step.
 emulate() {
   local cpu=$1
   shift
-  qemu-x86_64 -cpu "$cpu" "$@" 2> >(grep -v "TCG doesn't support requested feature" >&2)
+  qemu-x86_64 -cpu "$cpu" "$@"
 }
 
 # The partial-shape rules have no CPU-specific code: their random soundness
@@ -46,7 +44,8 @@ emulate() {
 export BCAST_PARTIAL_CASES=300
 
 # One emulated CPU: every check, failing at the first. Both CPUs run at once
-# (qemu is single-threaded), each into its own log, printed in order below.
+# (one core each but for the thread tests), each into its own log, printed
+# in order below.
 run_cpu() {
   local cpu=$1 want=$2 start=$SECONDS json isa filter pyfilter
 
@@ -93,7 +92,10 @@ for pair in Nehalem:sse2 Haswell:avx2; do
   run_cpu "${pair%%:*}" "${pair#*:}" > "$logs/${pair%%:*}" 2>&1 &
   pids+=($!)
 done
-status=0
-for k in "${!pids[@]}"; do wait "${pids[$k]}" || status=1; done
-cat "$logs/Nehalem" "$logs/Haswell"
-[ $status -eq 0 ] || fail "see the CPU's log above"
+failed=()
+cpus=(Nehalem Haswell)
+for k in "${!pids[@]}"; do wait "${pids[$k]}" || failed+=("${cpus[$k]}"); done
+# qemu warns about host CPU features TCG does not model (pcid, x2apic, ...):
+# noise for this step, left out of the logs as they are printed.
+for cpu in "${cpus[@]}"; do grep -v "TCG doesn't support requested feature" "$logs/$cpu" || true; done
+[ ${#failed[@]} -eq 0 ] || fail "-cpu ${failed[*]}: see the log above"
