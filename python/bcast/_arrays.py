@@ -156,17 +156,25 @@ def _is_bool(value):
             or getattr(value, "dtype", None) == np.bool_)
 
 
-def prepare_data(values, dtype, what, bools_apart=False, takes_dtype=False):
+def prepare_data(values, dtype, what, bools_apart=False, takes_dtype=False, agree_with=None):
     """The data inputs as arrays of one dtype: (arrays, bcast_dtype, storage dtype).
     With dtype=None the inputs' own dtype is used and must agree; with an
     explicit dtype every input is converted to it ('same_kind' casting).
     bools_apart: bool values (conditions of a fused function) stay bool
     arrays and are not part of the agreement. takes_dtype: the caller has a
-    dtype= argument, which the disagreement's message then suggests."""
+    dtype= argument, which the disagreement's message then suggests.
+    agree_with: (dtype, why) that the inputs' dtype must be (Python numbers
+    take it), `why` saying so in the message."""
     apart = [bools_apart and dtype is None and _is_bool(v) for v in values]
     data = [v for v, b in zip(values, apart) if not b]
     if dtype is None:
         typed = [np.asarray(v).dtype for v in data if hasattr(v, "dtype")]
+        if agree_with is not None:
+            for other in typed:
+                if other.newbyteorder("=") != agree_with[0]:
+                    raise TypeError("%s: an input has dtype %s; %s"
+                                    % (what, other.newbyteorder("="), agree_with[1]))
+            typed = [agree_with[0]]
         if not typed:  # only Python scalars and lists: numpy's own choice
             typed = [np.result_type(*[np.asarray(v) for v in data])] if data else [np.bool_]
         first = np.dtype(typed[0]).newbyteorder("=")
@@ -280,19 +288,21 @@ def quantized_array(value, what):
     return usable(convert(value, np.dtype(value.dtype).newbyteorder("="), False, what))
 
 
-def as_axes_mapping(value, what):
-    """axes_mapping (explicit expand): None, or a sequence of axes as int64
-    values (TypeError for anything else)."""
-    if value is None:
-        return None
-    if isinstance(value, (str, bytes)):
-        raise TypeError("%s: axes_mapping is a sequence of ints, not %r" % (what, value))
+def int64_tuple(value, what):
+    """A sequence of integers (any iterable but text) as a tuple of int64
+    values; `what` names it in the TypeError for anything else."""
     try:
+        if isinstance(value, (str, bytes)):
+            raise TypeError
         items = tuple(value)
     except TypeError:
-        raise TypeError("%s: axes_mapping is a sequence of ints, not %s"
-                        % (what, type(value).__name__)) from None
-    return tuple(as_i64(v, what + ": axes_mapping") for v in items)
+        raise TypeError("%s is a sequence of ints, not %r" % (what, value)) from None
+    return tuple(as_i64(v, what) for v in items)
+
+
+def as_axes_mapping(value, what):
+    """axes_mapping (explicit expand): None, or a sequence of axes."""
+    return None if value is None else int64_tuple(value, what + ": axes_mapping")
 
 
 def as_target_shape(shape):

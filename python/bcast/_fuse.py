@@ -35,7 +35,6 @@ from ._library import c_size, check, lib
 from ._plans import EXPR, Plan
 
 _WHAT = "bcast.fuse"
-_FLOAT32_VALUE = np.zeros((), np.float32)
 
 _BOOL = np.dtype(np.bool_)
 _F32 = np.dtype(np.float32)
@@ -217,7 +216,8 @@ class _Graph:
                 code = _arrays.storage_dtype(d)[0]
                 if i in self.quantized:
                     check(lib.bcast_expr_set_quantization(handle, i, code, *self.quantized[i]),
-                          "%s: quantized[%d]=%r" % (_WHAT, i, self.quantized[i]))
+                          "%s: quantized[%d]=(%s, %d)" % (_WHAT, i, np.float32(self.quantized[i][0]),
+                                                          self.quantized[i][1]))
                 elif code != self.data_code:
                     check(lib.bcast_expr_set_input_dtype(handle, i, code))
             base = {"in": 0, "const": count - len(self.consts), "node": count}
@@ -229,7 +229,7 @@ class _Graph:
                 dtype, scale, zero_point = self.output_quantization
                 check(lib.bcast_expr_set_quantization(handle, _arrays.OUTPUT_OPERAND,
                                                       _arrays.storage_dtype(dtype)[0], scale, zero_point),
-                      "%s: output=(%s, %r, %r)" % (_WHAT, dtype, scale, zero_point))
+                      "%s: output=(%s, %s, %d)" % (_WHAT, dtype, np.float32(scale), zero_point))
         except BaseException:
             lib.bcast_expr_destroy(handle)
             raise
@@ -291,18 +291,13 @@ class Fused:
                             % (self._arity, len(values)))
         arrays = list(values)
         others = [i for i in range(len(values)) if i not in self._quantized]
-        data = [values[i] for i in others]
-        if self._quantized and others:  # fn sees a quantized argument as float32 values:
-            for i in others:  # so do the other arrays (bools apart)
-                dtype = getattr(values[i], "dtype", None)
-                if dtype is not None and np.dtype(dtype).newbyteorder("=") not in (_F32, _BOOL):
-                    raise TypeError("%s: argument %d has dtype %s; beside quantized arguments (float32 "
-                                    "values in the function) the others are float32 (or bool "
-                                    "conditions): quantize it too (quantized=) or convert it"
-                                    % (_WHAT, i, np.dtype(dtype)))
-            data.append(_FLOAT32_VALUE)  # Python numbers take that dtype (dropped by zip)
-        for i, a in zip(others, _arrays.prepare_data(data, None, _WHAT, bools_apart=True)[0]
-                        if others else ()):
+        # fn sees a quantized argument as float32 values: so are the others
+        # (bools apart), and Python numbers take float32.
+        beside = (_F32, "beside quantized arguments (float32 values in the function) the others "
+                  "are float32 or bool conditions: quantize it too (quantized=) or convert it")
+        for i, a in zip(others, _arrays.prepare_data(
+                [values[i] for i in others], None, _WHAT, bools_apart=True,
+                agree_with=beside if self._quantized else None)[0] if others else ()):
             arrays[i] = a
         for i in self._quantized:
             arrays[i] = _arrays.quantized_array(values[i], "%s: argument %d (quantized)" % (_WHAT, i))

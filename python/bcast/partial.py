@@ -2,8 +2,8 @@
 compilers that decide output shapes before the extents are known.
 
 A shape is a tuple of dimensions, each an int (known), None (unknown), a str
-(a symbol: equal names are one extent) or a (lo, hi) tuple (an interval; hi
-None for unbounded); None is a shape of unknown rank, and a leading Ellipsis,
+(a symbol: equal names are one extent; "" is none, as ONNX's empty
+dim_param) or a (lo, hi) tuple (an interval; hi None for unbounded); None is a shape of unknown rank, and a leading Ellipsis,
 (..., 2, 3), a shape of unknown rank that ends in (2, 3). Results use the same
 notation (a dimension carrying a symbol is given as the symbol).
 
@@ -21,7 +21,7 @@ merge). docs/partial-shapes.md compares them.
 import ctypes
 
 from . import _enums
-from ._arrays import as_axes_mapping, as_axis, as_i64
+from ._arrays import as_axes_mapping, as_axis, as_i64, int64_tuple
 from ._library import c_i32, c_i64, c_size, check, lib
 
 __all__ = ["infer_partial_shape", "infer_partial_expand_shape", "Conditions"]
@@ -68,8 +68,8 @@ def _dim(d):
     if d is None:
         return 0, UNBOUNDED, None
     if isinstance(d, str):
-        if not d:
-            raise ValueError("a symbol has a name (None is an unknown extent without one)")
+        if not d:  # no symbol, as the C API and ONNX's empty dim_param read it
+            return 0, UNBOUNDED, None
         if "\0" in d:
             raise ValueError("a symbol cannot hold a NUL character: %r" % (d,))
         try:
@@ -156,13 +156,6 @@ def _shape_out(dims, count, known):
     return (Ellipsis,) + tuple(out) if out else None
 
 
-def _static_shape(j, s):
-    """holds()'s shape j as a tuple of int64 extents."""
-    if isinstance(s, (str, bytes)) or not hasattr(s, "__iter__"):
-        raise TypeError("bcast.Conditions.holds: shape %d is a sequence of ints, not %r" % (j, s))
-    return tuple(as_i64(x, "bcast.Conditions.holds: an extent") for x in s)
-
-
 class Conditions(tuple):
     """strict's run-time conditions: one str per clause (the clauses must all
     hold), e.g. 'N == 1 or M == 1 or N == M'. holds(*shapes) evaluates them on
@@ -183,7 +176,7 @@ class Conditions(tuple):
         """Whether the conditions hold for these static shapes, one per input;
         ValueError for shapes that their partial shapes do not allow (a rank,
         an extent or a symbol's value), where the conditions say nothing."""
-        shapes = [_static_shape(j, s) for j, s in enumerate(shapes)]
+        shapes = [int64_tuple(s, "bcast.Conditions.holds: shape %d" % j) for j, s in enumerate(shapes)]
         if len(shapes) != len(self._partial):
             raise ValueError("bcast.Conditions.holds: %d shapes for %d inputs" % (
                 len(shapes), len(self._partial)))

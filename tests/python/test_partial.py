@@ -5,6 +5,7 @@ saying so, where the onnx module is not importable)."""
 
 import random
 
+import numpy as np
 import pytest
 
 import bcast
@@ -312,13 +313,16 @@ def test_an_unhashable_semantics_is_refused_by_name():
 
 
 def test_symbols_and_arguments_that_are_not_what_they_look_like_are_refused():
-    with pytest.raises(ValueError, match="a symbol has a name"):
-        bcast.infer_partial_shape(("",), ("",))
+    # "" names no symbol, as in the C API (and ONNX's empty dim_param).
+    shape, conditions = bcast.infer_partial_shape(("",), ("",))
+    assert shape == (None,) and conditions.holds((1,), (3,)) and not conditions.holds((2,), (3,))
     with pytest.raises(ValueError, match="UTF-8"):
         bcast.infer_partial_shape(("\ud800",), (3,))
     _, conditions = bcast.infer_partial_shape(("N",), ("M",))
     with pytest.raises(TypeError, match="shape 0 is a sequence of ints"):
         conditions.holds(3, (3,))
+    with pytest.raises(TypeError, match="shape 0 is a sequence of ints"):
+        conditions.holds(np.array(3), (3,))
     with pytest.raises(TypeError, match="axes_mapping is a sequence of ints"):
         bcast.infer_partial_expand_shape((3,), (2, 3), mode="explicit", axes_mapping=1)
     # Any iterable of axes, as the op functions take it.
