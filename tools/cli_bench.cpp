@@ -205,7 +205,8 @@ int cmd_bench(int argc, char** argv) {
     bcast_status failure = BCAST_OK;
     Progress progress(o.seconds);
     const Clock::time_point start = Clock::now();
-    while (seconds_since(start) < o.seconds && failure == BCAST_OK) {
+    // At least one round, however short the time asked: the figures divide by it.
+    while ((rounds == 0 || seconds_since(start) < o.seconds) && failure == BCAST_OK) {
         const auto run_bcast = [&] {
             lib.seconds += timed([&] {
                 const bcast_status status = execute();

@@ -1,10 +1,33 @@
 #include "cli_common.hpp"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+
+#include <unistd.h>
 
 namespace bcast_cli {
 
 void usage_error(const std::string& message) { throw UsageError{message}; }
+
+std::string write_file_whole(const std::string& path, const void* data, std::size_t size) {
+    const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+    std::FILE* f = std::fopen(tmp.c_str(), "wb");
+    if (f == nullptr) return path + ": " + std::strerror(errno);
+    const bool ok = std::fwrite(data, 1, size, f) == size;
+    const int write_errno = errno;
+    if (std::fclose(f) != 0 || !ok) {
+        const int e = ok ? errno : write_errno;
+        std::remove(tmp.c_str());
+        return path + ": " + std::strerror(e);
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        const int e = errno;
+        std::remove(tmp.c_str());
+        return path + ": " + std::strerror(e);
+    }
+    return "";
+}
 
 int refused(bcast_status st) {
     const char* msg = bcast_last_error();

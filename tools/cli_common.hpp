@@ -4,6 +4,7 @@
 
 #include <bcast/bcast.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -62,6 +63,11 @@ struct ExprHandle {
     ExprHandle& operator=(const ExprHandle&) = delete;
     ~ExprHandle() { bcast_expr_destroy(expr); }
 };
+
+// Writes size bytes to path beside it and renames, so that no reader (nor
+// the file it replaces) ever sees half of it. "" on success, else what went
+// wrong (nothing is left behind).
+std::string write_file_whole(const std::string& path, const void* data, std::size_t size);
 
 // bcast_op_describe as a string ("" on a describe failure).
 std::string describe(const bcast_op* op);

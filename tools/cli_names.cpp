@@ -83,8 +83,11 @@ int32_t parse_expand_mode(const std::string& text) {
 int32_t parse_op(const std::string& text) {
     const std::string key = name_key(trim(text));
     int64_t v = 0;
-    if (parse_int(key, false, &v) && v <= INT32_MAX)
-        return static_cast<int32_t>(v);  // the library validates the number
+    if (parse_int(key, false, &v)) {  // an opcode number: one the library names
+        if (v > INT32_MAX || bcast_opcode_name(static_cast<bcast_opcode>(v)) == nullptr)
+            usage_error("unknown op number '" + text + "' (see `bcast plan --help` for the names)");
+        return static_cast<int32_t>(v);
+    }
     return lookup(kOp, text, unaliased(kOpAliases, key), "see `bcast plan --help` for the names");
 }
 

@@ -60,6 +60,8 @@ public:
             if (!peek('}')) expect(',');
         }
         expect('}');
+        skip_space();  // numpy pads with spaces and ends with a newline
+        if (i_ != s_.size()) fail("unexpected text after the header's dict");
         if (!have_descr || !have_fortran || !have_shape)
             fail("the header lacks descr, fortran_order or shape");
     }
@@ -160,9 +162,11 @@ bool element_count(const Shape& shape, uint64_t* count) {
     return true;
 }
 
-}  // namespace
-
-NpyArray parse_npy(const std::vector<unsigned char>& bytes, const std::string& name) {
+// The bytes before the header text: magic, version, header length. Needs
+// the first 12 bytes (or all there are); returns where the text starts and
+// how long it is.
+void parse_preamble(const std::vector<unsigned char>& bytes, const std::string& name, size_t* header_start,
+                    uint64_t* header_len) {
     if (!little_endian_host()) throw NpyError("bcast run supports little-endian hosts only");
     if (bytes.size() < 10 || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
         throw NpyError(name + ": not a .npy file (no \\x93NUMPY magic)");
@@ -171,13 +175,17 @@ NpyArray parse_npy(const std::vector<unsigned char>& bytes, const std::string& n
         throw NpyError(name + ": unsupported .npy version " + std::to_string(major) + "." +
                        std::to_string(bytes[7]));
     const size_t len_size = major == 1 ? 2 : 4;
-    const size_t header_start = 8 + len_size;
-    if (bytes.size() < header_start) throw NpyError(name + ": truncated header");
-    const uint64_t header_len = read_le(bytes, 8, len_size);
-    if (header_len > bytes.size() - header_start) throw NpyError(name + ": truncated header");
-    const std::string header(bytes.begin() + static_cast<std::ptrdiff_t>(header_start),
-                             bytes.begin() + static_cast<std::ptrdiff_t>(header_start + header_len));
+    *header_start = 8 + len_size;
+    if (bytes.size() < *header_start) throw NpyError(name + ": truncated header");
+    *header_len = read_le(bytes, 8, len_size);
+}
 
+// The array's dtype and shape from the header text (data empty), and the
+// data's byte size.
+NpyArray parse_header(const std::string& header, const std::string& name, uint64_t* data_size) {
+    // numpy's header is printable text ending in spaces and a newline.
+    if (header.find('\0') != std::string::npos)
+        throw NpyError(name + ": not a supported .npy file: a NUL byte in the header");
     std::string descr;
     bool fortran = false;
     NpyArray array;
@@ -193,14 +201,42 @@ NpyArray parse_npy(const std::vector<unsigned char>& bytes, const std::string& n
     const uint64_t item = bcast_dtype_size(array.dtype);
     if (!element_count(array.shape, &count) || count > UINT64_MAX / item)
         throw NpyError(name + ": the array's byte size overflows");
-    const uint64_t data_size = count * item;
-    const uint64_t available = bytes.size() - header_start - header_len;
+    *data_size = count * item;
+    return array;
+}
+
+void check_data_size(uint64_t available, uint64_t data_size, const std::string& name) {
     if (available < data_size)
         throw NpyError(name + ": truncated: the header promises " + std::to_string(data_size) +
                        " bytes of data, the file has " + std::to_string(available));
     if (available > data_size)
         throw NpyError(name + ": " + std::to_string(available - data_size) +
                        " unexpected bytes after the array data");
+}
+
+// Reads up to n more bytes of f onto the end of bytes; false on a read error.
+bool read_more(FILE* f, uint64_t n, std::vector<unsigned char>& bytes) {
+    unsigned char chunk[1 << 16];
+    while (n > 0) {
+        const size_t got = std::fread(chunk, 1, n < sizeof chunk ? static_cast<size_t>(n) : sizeof chunk, f);
+        bytes.insert(bytes.end(), chunk, chunk + got);
+        if (got == 0) return std::ferror(f) == 0;
+        n -= got;
+    }
+    return true;
+}
+
+}  // namespace
+
+NpyArray parse_npy(const std::vector<unsigned char>& bytes, const std::string& name) {
+    size_t header_start = 0;
+    uint64_t header_len = 0, data_size = 0;
+    parse_preamble(bytes, name, &header_start, &header_len);
+    if (header_len > bytes.size() - header_start) throw NpyError(name + ": truncated header");
+    const std::string header(bytes.begin() + static_cast<std::ptrdiff_t>(header_start),
+                             bytes.begin() + static_cast<std::ptrdiff_t>(header_start + header_len));
+    NpyArray array = parse_header(header, name, &data_size);
+    check_data_size(bytes.size() - header_start - header_len, data_size, name);
     const auto begin = bytes.begin() + static_cast<std::ptrdiff_t>(header_start + header_len);
     array.data.assign(begin, bytes.end());
     return array;
@@ -238,27 +274,54 @@ std::vector<unsigned char> format_npy(const NpyArray& array) {
     return out;
 }
 
+// The header first, then only as many bytes as it promises (and one more,
+// to see that the file ends there): a file that is not a .npy (/dev/zero, a
+// large file of something else) is refused before it is read whole.
 NpyArray read_npy(const std::string& path) {
     FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
     if (!f) throw NpyError(path + ": " + std::strerror(errno));
+    struct Closer {
+        FILE* f;
+        ~Closer() {
+            if (f != stdin) std::fclose(f);
+        }
+    } closer{f};
     std::vector<unsigned char> bytes;
-    unsigned char chunk[1 << 16];
-    size_t n = 0;
-    while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0)
-        bytes.insert(bytes.end(), chunk, chunk + n);
-    const bool failed = std::ferror(f) != 0;
-    if (f != stdin) std::fclose(f);
-    if (failed) throw NpyError(path + ": read error");
-    return parse_npy(bytes, path);
+    const auto read_to = [&](uint64_t total) {  // until bytes holds total, or the file ends
+        if (bytes.size() < total && !read_more(f, total - bytes.size(), bytes))
+            throw NpyError(path + ": " + std::strerror(errno));
+    };
+    size_t header_start = 0;
+    uint64_t header_len = 0, data_size = 0;
+    read_to(12);
+    parse_preamble(bytes, path, &header_start, &header_len);
+    read_to(header_start + header_len);
+    if (bytes.size() < header_start + header_len) throw NpyError(path + ": truncated header");
+    NpyArray array = parse_header(std::string(bytes.begin() + static_cast<std::ptrdiff_t>(header_start),
+                                              bytes.begin() + static_cast<std::ptrdiff_t>(header_start + header_len)),
+                                  path, &data_size);
+    bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(header_start + header_len));
+    read_to(data_size < UINT64_MAX ? data_size + 1 : data_size);
+    if (bytes.size() > data_size) {  // bytes after the data: counted up to a bound
+        constexpr uint64_t kCounted = 1 << 16;
+        read_to(data_size + kCounted + 1);
+        if (bytes.size() > data_size + kCounted)
+            throw NpyError(path + ": more than " + std::to_string(kCounted) + " unexpected bytes after the array data");
+    }
+    check_data_size(bytes.size(), data_size, path);
+    array.data = std::move(bytes);
+    return array;
 }
 
 void write_npy(const std::string& path, const NpyArray& array) {
     const std::vector<unsigned char> bytes = format_npy(array);
-    FILE* f = path == "-" ? stdout : std::fopen(path.c_str(), "wb");
-    if (!f) throw NpyError(path + ": " + std::strerror(errno));
-    bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-    ok = (f == stdout ? std::fflush(f) : std::fclose(f)) == 0 && ok;
-    if (!ok) throw NpyError(path + ": write error");
+    if (path != "-") {  // a failed write leaves the file as it was
+        const std::string failed = write_file_whole(path, bytes.data(), bytes.size());
+        if (!failed.empty()) throw NpyError(failed);
+        return;
+    }
+    const bool ok = std::fwrite(bytes.data(), 1, bytes.size(), stdout) == bytes.size();
+    if (std::fflush(stdout) != 0 || !ok) throw NpyError(std::string("-: ") + std::strerror(errno));
 }
 
 }  // namespace bcast_cli

@@ -53,6 +53,14 @@ Options parse_options(int argc, char** argv, int first, unsigned groups) {
     Options o;
     const auto accepts = [groups](unsigned group) { return (groups & group) != 0; };
     bool only_positional = false;
+    // An option that takes one value is given once (--node and --quant
+    // repeat by design); a second one is an error, not a silent override.
+    std::vector<std::string> given;
+    const auto once = [&given](const char* option) {
+        if (std::find(given.begin(), given.end(), option) != given.end())
+            usage_error(std::string(option) + " given twice");
+        given.emplace_back(option);
+    };
     for (int i = first; i < argc; ++i) {
         const std::string arg = argv[i];
         // "-3" is a (bad) shape, not an option.
@@ -90,38 +98,46 @@ Options parse_options(int argc, char** argv, int first, unsigned groups) {
             no_value();
             o.help = true;
         } else if (accepts(kRuleOptions) && (name == "--rule" || name == "-r")) {
-            if (o.have_rule) usage_error("--rule given twice");
+            once("--rule");
             o.rule = parse_rule(take_value());
             o.have_rule = true;
         } else if (accepts(kExpandOptions) &&
                    (name == "--expand" || name == "--mode" || name == "-e")) {
-            if (o.have_expand) usage_error("--expand given twice");
+            once("--expand");
             o.expand_mode = parse_expand_mode(take_value());
             o.have_expand = true;
         } else if (accepts(kRuleOptions) && (name == "--axis" || name == "-a")) {
+            once("--axis");
             const std::string v = take_value();
             if (!parse_int(v, true, &o.axis))
                 usage_error("bad --axis '" + v + "': expected an integer");
             o.have_axis = true;
         } else if (accepts(kExpandOptions) &&
                    (name == "--axes-mapping" || name == "--axes_mapping" || name == "-m")) {
+            once("--axes-mapping");
             o.mapping = parse_int_list(take_value(), "--axes-mapping");
             o.have_mapping = true;
         } else if (accepts(kExpandOptions) && (name == "--ncnn-order" || name == "--ncnn_order")) {
             no_value();
             o.ncnn_order = true;
         } else if (accepts(kOpOption) && name == "--op") {
+            once("--op");
             o.op = parse_op(take_value());
             o.have_op = true;
         } else if (accepts(kDtypeOption) && (name == "--dtype" || name == "-t")) {
+            once("--dtype");
             o.dtype = parse_dtype(take_value());
             o.have_dtype = true;
         } else if (accepts(kIsaOption) && name == "--isa") {
+            once("--isa");
             o.isa = take_value();
+            if (o.isa.empty()) usage_error("--isa needs a kernel set name");
         } else if (accepts(kOutOption) && (name == "--out" || name == "-o")) {
+            once("--out");
             o.out_path = take_value();
             if (o.out_path.empty()) usage_error("--out needs a file name");
         } else if (accepts(kSecondsOption) && name == "--seconds") {
+            once("--seconds");
             o.seconds = parse_seconds(take_value());
         } else if (accepts(kNodeOption) && name == "--node") {
             o.nodes.push_back(take_value());
@@ -134,6 +150,7 @@ Options parse_options(int argc, char** argv, int first, unsigned groups) {
         } else if (accepts(kJsonOption) && arg == "--json") {
             o.json = true;
         } else if (accepts(kThreadsOption) && name == "--threads") {
+            once("--threads");
             o.threads = parse_threads(take_value());
             o.have_threads = true;
         } else {
@@ -171,6 +188,7 @@ std::vector<Shape> shapes_of(const Options& o) {
 bool apply_isa(const Options& o) {
     if (o.isa.empty()) return true;
     const bcast_status st = bcast_set_max_isa(o.isa.c_str());
+    if (st == BCAST_ERROR_INVALID_ARGUMENT) usage_error(std::string("--isa: ") + bcast_last_error());
     if (st != BCAST_OK) {
         refused(st);
         return false;

@@ -98,7 +98,8 @@ Shape parse_shape(const std::string& arg) {
             usage_error("bad shape '" + arg + "': empty extent");
         if (!parse_int(p, false, &v)) {
             std::string t = trim(p);
-            if (!t.empty() && t[0] == '-')
+            int64_t magnitude = 0;
+            if (!t.empty() && t[0] == '-' && parse_int(t.substr(1), false, &magnitude))
                 usage_error("bad shape '" + arg + "': extents must be >= 0");
             usage_error("bad shape '" + arg + "': '" + t + "' is not a non-negative integer");
         }

@@ -71,7 +71,8 @@ PartialShape parse_partial_shape(const std::string& arg) {
                         "' is not an extent, ?, a symbol, LO..HI or LO.. (a leading ... "
                         "means unknown rank)");
         }
-        if (comma == std::string::npos) break;
+        // A single trailing comma is allowed, Python style: (N,)
+        if (comma == std::string::npos || (comma + 1 == s.size() && !p.dims.empty())) break;
         start = comma + 1;
     }
     return p;

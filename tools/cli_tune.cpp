@@ -394,27 +394,6 @@ std::string prepare_directory(const std::string& path, bool user_cache) {
     return "";
 }
 
-// Writes beside the target and renames, so that a reader never sees half a
-// file. An empty result is success, else what went wrong.
-std::string write_file(const std::string& path, const std::string& text) {
-    const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-    std::FILE* f = std::fopen(tmp.c_str(), "w");
-    if (f == nullptr) return tmp + ": " + std::strerror(errno);
-    const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-    const int write_errno = errno;
-    if (std::fclose(f) != 0 || !ok) {
-        const int e = ok ? errno : write_errno;
-        std::remove(tmp.c_str());
-        return tmp + ": " + std::strerror(e);
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        const int e = errno;
-        std::remove(tmp.c_str());
-        return "renaming " + tmp + ": " + std::strerror(e);
-    }
-    return "";
-}
-
 }  // namespace
 
 int cmd_tune(int argc, char** argv) {
@@ -467,7 +446,7 @@ int cmd_tune(int argc, char** argv) {
         std::printf("%s", text.c_str());
         return kExitOk;
     }
-    const std::string failed = write_file(path, text);
+    const std::string failed = write_file_whole(path, text.data(), text.size());
     if (!failed.empty()) {
         std::fprintf(stderr, "bcast: cannot write %s: %s\n", path.c_str(), failed.c_str());
         return kExitRefused;

@@ -150,6 +150,14 @@ BAD_FILES = [
     ("bytes after the data", _written(lambda raw: raw + b"\0\0\0\0"),
      "4 unexpected bytes after the array"),
     ("missing file", lambda tmp_path: str(tmp_path / "missing.npy"), "No such file or directory"),
+    ("text after the header's dict", _written(lambda raw: raw.replace(b"), }", b"), }x", 1)),
+     "unexpected text after the header's dict"),
+    ("NUL in the header", _written(lambda raw: raw.replace(b"), }", b"), }\0", 1)),
+     "a NUL byte in the header"),
+    ("a directory", lambda tmp_path: (os.mkdir(tmp_path / "dir"), str(tmp_path / "dir"))[1],
+     "Is a directory"),
+    # Refused at its first bytes, not read whole (it never ends).
+    ("an endless non-.npy stream", lambda tmp_path: "/dev/zero", "/dev/zero: not a .npy file"),
 ]
 
 
@@ -176,6 +184,10 @@ REFUSALS = [
     ("--quant count", ["--op", "add", "--quant", "1:0"], ["f4", "f4"], 2, "--quant given 1 times"),
     ("--quant on f32", ["--op", "add"] + ["--quant", "1:0"] * 3, ["f4", "f4"], 1,
      "only u8 and i8 ops are quantized"),
+    ("unknown op number", ["--op", "9999"], ["f4", "f4"], 2, "unknown op number '9999'"),
+    ("unknown --isa", ["--op", "add", "--isa", "bogus"], ["f4", "f4"], 2, "--isa: unknown ISA 'bogus'"),
+    ("empty --isa", ["--op", "add", "--isa", ""], ["f4", "f4"], 2, "--isa needs a kernel set name"),
+    ("an option given twice", ["--op", "add", "--op", "mul"], ["f4", "f4"], 2, "--op given twice"),
 ]
 
 
@@ -188,3 +200,24 @@ def test_refusal_exits_nonzero_and_writes_nothing(tmp_path, args, inputs, rc, ne
     assert r.returncode == rc
     assert needle in r.stderr.decode()
     assert not (tmp_path / "x.npy").exists()
+
+
+def test_a_failed_write_leaves_the_file_as_it_was(tmp_path):
+    # A full disk, as a file-size limit gives it: the write fails, and the
+    # file named by -o (here an existing one, and an input) keeps its bytes.
+    import resource
+    import signal
+
+    def limit():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024))
+
+    big = save(tmp_path / "big.npy", np.arange(1000, dtype="f4"))
+    keep = save(tmp_path / "keep.npy", np.zeros(5, "f4"))
+    before = {p: open(p, "rb").read() for p in (big, keep)}
+    for out in (keep, big):
+        r = subprocess.run([CLI, "run", "--op", "add", "-o", out, big, big], capture_output=True,
+                           preexec_fn=limit)
+        assert r.returncode == 1 and out + ": File too large" in r.stderr.decode()
+    assert {p: open(p, "rb").read() for p in (big, keep)} == before
+    assert sorted(os.listdir(tmp_path)) == ["big.npy", "keep.npy"]  # no temporary left
