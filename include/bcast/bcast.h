@@ -289,8 +289,9 @@ BCAST_API bcast_status bcast_conditions_hold(size_t num_conditions,
 
 /* The conditions as text, one clause per line, e.g. "N == 1 or M == 1 or
  * N == M": a dimension is named by its symbol (one without a line break) or
- * known extent in `inputs` (may be NULL), else as in0[1] / in0[-1]. snprintf-like: writes at most size
- * bytes with the NUL and returns the full length; 0 for bad arguments. */
+ * known extent in `inputs` (may be NULL), else as in0[1] / in0[-1].
+ * snprintf-like: writes at most size bytes with the NUL and returns the full
+ * length; 0 for bad arguments. */
 BCAST_API size_t bcast_conditions_format(size_t num_conditions,
                                          const bcast_condition* conditions, size_t num_inputs,
                                          const bcast_pshape* inputs, char* buf,
