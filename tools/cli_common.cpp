@@ -2,26 +2,76 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace bcast_cli {
 
 void usage_error(const std::string& message) { throw UsageError{message}; }
 
-std::string write_file_whole(const std::string& path, const void* data, std::size_t size) {
-    const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-    std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (f == nullptr) return path + ": " + std::strerror(errno);
+namespace {
+
+// Writes all of data to an open file and closes it; "" or what went wrong.
+std::string write_and_close(std::FILE* f, const std::string& path, const void* data, std::size_t size) {
     const bool ok = std::fwrite(data, 1, size, f) == size;
     const int write_errno = errno;
-    if (std::fclose(f) != 0 || !ok) {
-        const int e = ok ? errno : write_errno;
-        std::remove(tmp.c_str());
-        return path + ": " + std::strerror(e);
+    if (std::fclose(f) != 0 || !ok) return path + ": " + std::strerror(ok ? errno : write_errno);
+    return "";
+}
+
+std::string write_in_place(const std::string& path, const void* data, std::size_t size) {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (f == nullptr) return path + ": " + std::strerror(errno);
+    return write_and_close(f, path, data, size);
+}
+
+}  // namespace
+
+std::string write_file_whole(const std::string& path, const void* data, std::size_t size) {
+    // Replaced through a new file only where that is the same file to every
+    // reader: a new path, or a regular file with one name (a link's target
+    // is resolved). Anything else (a device or FIFO such as /dev/null, a file
+    // with other hard links, a directory this user cannot create files in,
+    // a name too long for the suffix) is written in place, as before.
+    std::string target = path;
+    struct stat st {};
+    const bool exists = ::stat(path.c_str(), &st) == 0;
+    if (exists) {
+        if (!S_ISREG(st.st_mode) || st.st_nlink > 1) return write_in_place(path, data, size);
+        if (char* resolved = ::realpath(path.c_str(), nullptr)) {
+            target = resolved;
+            std::free(resolved);
+        }
+    } else if (struct stat link {}; ::lstat(path.c_str(), &link) == 0) {
+        return write_in_place(path, data, size);  // a link to nothing yet: create its target
     }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::string tmp = target + ".XXXXXX";
+    const int fd = ::mkstemp(&tmp[0]);  // O_EXCL, in the target's directory
+    if (fd < 0) return write_in_place(path, data, size);
+    // The mode (and, where allowed, the owner) the file had, or a new file's.
+    if (exists) {
+        (void)::fchmod(fd, st.st_mode & 07777);
+        if (::fchown(fd, st.st_uid, st.st_gid) != 0) { /* not ours to give: keep ours */ }
+    } else {
+        const mode_t mask = ::umask(0);
+        ::umask(mask);
+        (void)::fchmod(fd, 0666 & ~mask);
+    }
+    std::FILE* f = ::fdopen(fd, "wb");
+    if (f == nullptr) {
+        ::close(fd);
+        std::remove(tmp.c_str());
+        return path + ": " + std::strerror(errno);
+    }
+    const std::string failed = write_and_close(f, path, data, size);
+    if (!failed.empty()) {
+        std::remove(tmp.c_str());
+        return failed;
+    }
+    if (std::rename(tmp.c_str(), target.c_str()) != 0) {
         const int e = errno;
         std::remove(tmp.c_str());
         return path + ": " + std::strerror(e);

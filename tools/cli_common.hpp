@@ -64,9 +64,11 @@ struct ExprHandle {
     ~ExprHandle() { bcast_expr_destroy(expr); }
 };
 
-// Writes size bytes to path beside it and renames, so that no reader (nor
-// the file it replaces) ever sees half of it. "" on success, else what went
-// wrong (nothing is left behind).
+// Writes size bytes to path: into a new file beside it, renamed over it,
+// so that no reader (nor the file it replaces) sees half of it; the file
+// keeps its mode (and owner where allowed), a symbolic link its target.
+// Where that would not be the same file (a device, a FIFO, other hard links)
+// or cannot be done there, in place. "" on success, else what went wrong.
 std::string write_file_whole(const std::string& path, const void* data, std::size_t size);
 
 // bcast_op_describe as a string ("" on a describe failure).

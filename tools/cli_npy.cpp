@@ -1,9 +1,12 @@
 #include "cli_npy.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+
+#include <sys/stat.h>
 
 namespace bcast_cli {
 
@@ -168,8 +171,9 @@ bool element_count(const Shape& shape, uint64_t* count) {
 void parse_preamble(const std::vector<unsigned char>& bytes, const std::string& name, size_t* header_start,
                     uint64_t* header_len) {
     if (!little_endian_host()) throw NpyError("bcast run supports little-endian hosts only");
-    if (bytes.size() < 10 || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+    if (bytes.size() < sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
         throw NpyError(name + ": not a .npy file (no \\x93NUMPY magic)");
+    if (bytes.size() < 10) throw NpyError(name + ": truncated header");
     const unsigned major = bytes[6];
     if (major < 1 || major > 3)
         throw NpyError(name + ": unsupported .npy version " + std::to_string(major) + "." +
@@ -228,20 +232,6 @@ bool read_more(FILE* f, uint64_t n, std::vector<unsigned char>& bytes) {
 
 }  // namespace
 
-NpyArray parse_npy(const std::vector<unsigned char>& bytes, const std::string& name) {
-    size_t header_start = 0;
-    uint64_t header_len = 0, data_size = 0;
-    parse_preamble(bytes, name, &header_start, &header_len);
-    if (header_len > bytes.size() - header_start) throw NpyError(name + ": truncated header");
-    const std::string header(bytes.begin() + static_cast<std::ptrdiff_t>(header_start),
-                             bytes.begin() + static_cast<std::ptrdiff_t>(header_start + header_len));
-    NpyArray array = parse_header(header, name, &data_size);
-    check_data_size(bytes.size() - header_start - header_len, data_size, name);
-    const auto begin = bytes.begin() + static_cast<std::ptrdiff_t>(header_start + header_len);
-    array.data.assign(begin, bytes.end());
-    return array;
-}
-
 std::vector<unsigned char> format_npy(const NpyArray& array) {
     std::string descr;
     for (const DescrName& d : kDescrs)
@@ -274,9 +264,64 @@ std::vector<unsigned char> format_npy(const NpyArray& array) {
     return out;
 }
 
-// The header first, then only as many bytes as it promises (and one more,
-// to see that the file ends there): a file that is not a .npy (/dev/zero, a
-// large file of something else) is refused before it is read whole.
+namespace {
+
+// The one reader of .npy streams: the header first, then only as many
+// bytes as it promises (and a bounded look past them, to see that the
+// stream ends there), so that a file that is not a .npy (/dev/zero, a large
+// file of something else) is refused before it is read whole.
+NpyArray read_npy_stream(FILE* f, const std::string& name) {
+    std::vector<unsigned char> bytes;
+    const auto read_to = [&](uint64_t total) {  // until bytes holds total, or the stream ends
+        if (bytes.size() < total && !read_more(f, total - bytes.size(), bytes))
+            throw NpyError(name + ": " + std::strerror(errno));
+    };
+    size_t header_start = 0;
+    uint64_t header_len = 0, data_size = 0;
+    read_to(12);
+    parse_preamble(bytes, name, &header_start, &header_len);
+    // numpy writes headers of a few hundred bytes (its reader refuses more
+    // than 10,000 by default); bcast's own stay under 64 KiB.
+    constexpr uint64_t kMaxHeader = 1 << 20;
+    if (header_len > kMaxHeader)
+        throw NpyError(name + ": not a supported .npy file: a header of " + std::to_string(header_len) + " bytes");
+    read_to(header_start + header_len);
+    if (bytes.size() < header_start + header_len) throw NpyError(name + ": truncated header");
+    NpyArray array = parse_header(std::string(bytes.begin() + static_cast<std::ptrdiff_t>(header_start),
+                                              bytes.begin() + static_cast<std::ptrdiff_t>(header_start + header_len)),
+                                  name, &data_size);
+    bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(header_start + header_len));
+    // A file shorter than its promise is refused before its bytes are read.
+    struct stat st {};
+    if (::fstat(::fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
+        const auto in_file = static_cast<uint64_t>(st.st_size) - std::min<uint64_t>(static_cast<uint64_t>(st.st_size), header_start + header_len);
+        if (in_file < data_size) check_data_size(in_file, data_size, name);
+    }
+    read_to(data_size < UINT64_MAX ? data_size + 1 : data_size);
+    if (bytes.size() > data_size) {  // bytes after the data: counted up to a bound
+        constexpr uint64_t kCounted = 1 << 16;
+        read_to(data_size + kCounted + 1);
+        if (bytes.size() > data_size + kCounted)
+            throw NpyError(name + ": more than " + std::to_string(kCounted) + " unexpected bytes after the array data");
+    }
+    check_data_size(bytes.size(), data_size, name);
+    array.data = std::move(bytes);
+    return array;
+}
+
+}  // namespace
+
+NpyArray parse_npy(const std::vector<unsigned char>& bytes, const std::string& name) {
+    if (bytes.empty()) throw NpyError(name + ": not a .npy file (no \\x93NUMPY magic)");
+    FILE* f = ::fmemopen(const_cast<unsigned char*>(bytes.data()), bytes.size(), "rb");
+    if (!f) throw NpyError(name + ": " + std::strerror(errno));
+    struct Closer {
+        FILE* f;
+        ~Closer() { std::fclose(f); }
+    } closer{f};
+    return read_npy_stream(f, name);
+}
+
 NpyArray read_npy(const std::string& path) {
     FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
     if (!f) throw NpyError(path + ": " + std::strerror(errno));
@@ -286,31 +331,7 @@ NpyArray read_npy(const std::string& path) {
             if (f != stdin) std::fclose(f);
         }
     } closer{f};
-    std::vector<unsigned char> bytes;
-    const auto read_to = [&](uint64_t total) {  // until bytes holds total, or the file ends
-        if (bytes.size() < total && !read_more(f, total - bytes.size(), bytes))
-            throw NpyError(path + ": " + std::strerror(errno));
-    };
-    size_t header_start = 0;
-    uint64_t header_len = 0, data_size = 0;
-    read_to(12);
-    parse_preamble(bytes, path, &header_start, &header_len);
-    read_to(header_start + header_len);
-    if (bytes.size() < header_start + header_len) throw NpyError(path + ": truncated header");
-    NpyArray array = parse_header(std::string(bytes.begin() + static_cast<std::ptrdiff_t>(header_start),
-                                              bytes.begin() + static_cast<std::ptrdiff_t>(header_start + header_len)),
-                                  path, &data_size);
-    bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(header_start + header_len));
-    read_to(data_size < UINT64_MAX ? data_size + 1 : data_size);
-    if (bytes.size() > data_size) {  // bytes after the data: counted up to a bound
-        constexpr uint64_t kCounted = 1 << 16;
-        read_to(data_size + kCounted + 1);
-        if (bytes.size() > data_size + kCounted)
-            throw NpyError(path + ": more than " + std::to_string(kCounted) + " unexpected bytes after the array data");
-    }
-    check_data_size(bytes.size(), data_size, path);
-    array.data = std::move(bytes);
-    return array;
+    return read_npy_stream(f, path);
 }
 
 void write_npy(const std::string& path, const NpyArray& array) {

@@ -24,7 +24,8 @@ struct NpyArray {
     std::vector<unsigned char> data;  // C order, little-endian
 };
 
-// Parses a whole .npy file's bytes; `name` is used in error messages.
+// Parses a whole .npy file's bytes (through the same reader as read_npy);
+// `name` is used in error messages.
 NpyArray parse_npy(const std::vector<unsigned char>& bytes, const std::string& name);
 
 // The .npy bytes of an array (version 1.0; 2.0 only for a huge header).

@@ -448,7 +448,7 @@ int cmd_tune(int argc, char** argv) {
     }
     const std::string failed = write_file_whole(path, text.data(), text.size());
     if (!failed.empty()) {
-        std::fprintf(stderr, "bcast: cannot write %s: %s\n", path.c_str(), failed.c_str());
+        std::fprintf(stderr, "bcast: cannot write %s\n", failed.c_str());
         return kExitRefused;
     }
     std::printf("wrote %s (%s)\n", path.c_str(), disturbance(seconds).c_str());

@@ -163,18 +163,20 @@ def prepare_data(values, dtype, what, bools_apart=False, takes_dtype=False, agre
     bools_apart: bool values (conditions of a fused function) stay bool
     arrays and are not part of the agreement. takes_dtype: the caller has a
     dtype= argument, which the disagreement's message then suggests.
-    agree_with: (dtype, why) that the inputs' dtype must be (Python numbers
-    take it), `why` saying so in the message."""
+    agree_with: (dtype, why, labels) that the inputs' dtype must be (Python
+    numbers take it; an explicit dtype= takes precedence), `why` saying so in
+    the message, which names an input by labels[k] (for values[k])."""
     apart = [bools_apart and dtype is None and _is_bool(v) for v in values]
     data = [v for v, b in zip(values, apart) if not b]
     if dtype is None:
         typed = [np.asarray(v).dtype for v in data if hasattr(v, "dtype")]
         if agree_with is not None:
-            for other in typed:
-                if other.newbyteorder("=") != agree_with[0]:
-                    raise TypeError("%s: an input has dtype %s; %s"
-                                    % (what, other.newbyteorder("="), agree_with[1]))
-            typed = [agree_with[0]]
+            required, why, labels = agree_with
+            for v, label, b in zip(values, labels, apart):
+                other = np.asarray(v).dtype.newbyteorder("=") if hasattr(v, "dtype") and not b else required
+                if other != required:
+                    raise TypeError("%s: %s has dtype %s; %s" % (what, label, other, why))
+            typed = [required]
         if not typed:  # only Python scalars and lists: numpy's own choice
             typed = [np.result_type(*[np.asarray(v) for v in data])] if data else [np.bool_]
         first = np.dtype(typed[0]).newbyteorder("=")
@@ -288,16 +290,17 @@ def quantized_array(value, what):
     return usable(convert(value, np.dtype(value.dtype).newbyteorder("="), False, what))
 
 
-def int64_tuple(value, what):
+def int64_tuple(value, what, item_what=None):
     """A sequence of integers (any iterable but text) as a tuple of int64
-    values; `what` names it in the TypeError for anything else."""
+    values; `what` names it in the TypeError for anything else, `item_what`
+    (default: what) an item that is not an integer."""
     try:
         if isinstance(value, (str, bytes)):
             raise TypeError
         items = tuple(value)
     except TypeError:
         raise TypeError("%s is a sequence of ints, not %r" % (what, value)) from None
-    return tuple(as_i64(v, what) for v in items)
+    return tuple(as_i64(v, item_what or what) for v in items)
 
 
 def as_axes_mapping(value, what):

@@ -294,7 +294,8 @@ class Fused:
         # fn sees a quantized argument as float32 values: so are the others
         # (bools apart), and Python numbers take float32.
         beside = (_F32, "beside quantized arguments (float32 values in the function) the others "
-                  "are float32 or bool conditions: quantize it too (quantized=) or convert it")
+                  "are float32 or bool conditions: quantize it too (quantized=) or convert it",
+                  ["argument %d" % i for i in others])
         for i, a in zip(others, _arrays.prepare_data(
                 [values[i] for i in others], None, _WHAT, bools_apart=True,
                 agree_with=beside if self._quantized else None)[0] if others else ()):

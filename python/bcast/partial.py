@@ -176,7 +176,8 @@ class Conditions(tuple):
         """Whether the conditions hold for these static shapes, one per input;
         ValueError for shapes that their partial shapes do not allow (a rank,
         an extent or a symbol's value), where the conditions say nothing."""
-        shapes = [int64_tuple(s, "bcast.Conditions.holds: shape %d" % j) for j, s in enumerate(shapes)]
+        shapes = [int64_tuple(s, "bcast.Conditions.holds: shape %d" % j, "bcast.Conditions.holds: an extent")
+                  for j, s in enumerate(shapes)]
         if len(shapes) != len(self._partial):
             raise ValueError("bcast.Conditions.holds: %d shapes for %d inputs" % (
                 len(shapes), len(self._partial)))

@@ -158,6 +158,8 @@ BAD_FILES = [
      "Is a directory"),
     # Refused at its first bytes, not read whole (it never ends).
     ("an endless non-.npy stream", lambda tmp_path: "/dev/zero", "/dev/zero: not a .npy file"),
+    ("a 4 GiB header", _written(lambda raw: raw[:6] + b"\x02\x00\xff\xff\xff\xff"), "a header of 4294967295 bytes"),
+    ("the magic alone", _written(lambda raw: raw[:8]), "truncated header"),
 ]
 
 
@@ -221,3 +223,30 @@ def test_a_failed_write_leaves_the_file_as_it_was(tmp_path):
         assert r.returncode == 1 and out + ": File too large" in r.stderr.decode()
     assert {p: open(p, "rb").read() for p in (big, keep)} == before
     assert sorted(os.listdir(tmp_path)) == ["big.npy", "keep.npy"]  # no temporary left
+
+
+def test_the_output_file_is_replaced_as_the_same_file(tmp_path):
+    # Written beside and renamed only where that is the same file: its mode
+    # stays, a link's target is written (the link stays), a file with two
+    # names keeps both, and a FIFO is written into, not replaced.
+    a = save(tmp_path / "a.npy", np.arange(4, dtype="f4"))
+    want = np.arange(4, dtype="f4") * 2
+    out = save(tmp_path / "out.npy", np.zeros(1, "f4"))
+    os.chmod(out, 0o600)
+    assert run("--op", "add", "-o", out, a, a).returncode == 0
+    assert os.stat(out).st_mode & 0o777 == 0o600
+    os.symlink("out.npy", tmp_path / "link.npy")
+    assert run("--op", "mul", "-o", tmp_path / "link.npy", a, a).returncode == 0
+    assert os.path.islink(tmp_path / "link.npy")
+    np.testing.assert_array_equal(np.load(out), np.arange(4, dtype="f4") ** 2)
+    os.link(out, tmp_path / "second.npy")
+    assert run("--op", "add", "-o", out, a, a).returncode == 0
+    assert os.stat(out).st_nlink == 2
+    np.testing.assert_array_equal(np.load(tmp_path / "second.npy"), want)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE)
+    assert run("--op", "add", "-o", fifo, a, a).returncode == 0
+    np.testing.assert_array_equal(np.load(io.BytesIO(reader.communicate()[0])), want)
+    assert os.path.exists(fifo) and not os.path.isfile(fifo)
+    assert sorted(os.listdir(tmp_path)) == ["a.npy", "fifo", "link.npy", "out.npy", "second.npy"]

@@ -99,7 +99,7 @@ def test_fuse_quantized_arguments_beside_python_numbers_and_out_tuples():
     assert np.array_equal(f(x, 0.5), want)  # the number takes the dequantized float32
     out = np.empty_like(x)
     assert f(x, 0.5, out=(out,)) is out and np.array_equal(out, want)  # as numpy takes out=
-    with pytest.raises(TypeError, match="an input has dtype float64; beside quantized arguments"):
+    with pytest.raises(TypeError, match="argument 1 has dtype float64; beside quantized arguments"):
         f(x, np.zeros(x.shape, np.float64))
 
 
@@ -159,7 +159,7 @@ def test_masked_arrays_are_refused_as_quantized_arguments_too():
 def test_fuse_beside_quantized_arguments_names_an_array_of_another_dtype():
     f = bcast.fuse(lambda x, y: x + y, quantized={0: (0.1, 0)})
     x = np.arange(3, dtype=np.uint8)
-    with pytest.raises(TypeError, match="an input has dtype uint8; beside quantized arguments"):
+    with pytest.raises(TypeError, match="argument 1 has dtype uint8; beside quantized arguments"):
         f(x, np.ones(3, np.uint8))
     assert np.array_equal(f(x, np.ones(3, np.float32)),
                           x.astype(np.float32) * np.float32(0.1) + np.float32(1))
