@@ -309,28 +309,28 @@ NpyArray read_npy_stream(FILE* f, const std::string& name) {
     return array;
 }
 
+// Closes a stream it opened (not stdin) when the read ends, however it ends.
+struct Closer {
+    FILE* f;
+    ~Closer() {
+        if (f != stdin) std::fclose(f);
+    }
+};
+
 }  // namespace
 
 NpyArray parse_npy(const std::vector<unsigned char>& bytes, const std::string& name) {
     if (bytes.empty()) throw NpyError(name + ": not a .npy file (no \\x93NUMPY magic)");
     FILE* f = ::fmemopen(const_cast<unsigned char*>(bytes.data()), bytes.size(), "rb");
     if (!f) throw NpyError(name + ": " + std::strerror(errno));
-    struct Closer {
-        FILE* f;
-        ~Closer() { std::fclose(f); }
-    } closer{f};
+    const Closer closer{f};
     return read_npy_stream(f, name);
 }
 
 NpyArray read_npy(const std::string& path) {
     FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
     if (!f) throw NpyError(path + ": " + std::strerror(errno));
-    struct Closer {
-        FILE* f;
-        ~Closer() {
-            if (f != stdin) std::fclose(f);
-        }
-    } closer{f};
+    const Closer closer{f};
     return read_npy_stream(f, path);
 }
 

@@ -293,12 +293,13 @@ class Fused:
         others = [i for i in range(len(values)) if i not in self._quantized]
         # fn sees a quantized argument as float32 values: so are the others
         # (bools apart), and Python numbers take float32.
-        beside = (_F32, "beside quantized arguments (float32 values in the function) the others "
-                  "are float32 or bool conditions: quantize it too (quantized=) or convert it",
-                  ["argument %d" % i for i in others])
-        for i, a in zip(others, _arrays.prepare_data(
-                [values[i] for i in others], None, _WHAT, bools_apart=True,
-                agree_with=beside if self._quantized else None)[0] if others else ()):
+        beside = None if not self._quantized else (
+            _F32, "beside quantized arguments (float32 values in the function) the others are "
+            "float32 or bool conditions: quantize it too (quantized=) or convert it",
+            ["argument %d" % i for i in others])
+        for i, a in zip(others, _arrays.prepare_data([values[i] for i in others], None, _WHAT,
+                                                     bools_apart=True, agree_with=beside)[0]
+                        if others else ()):
             arrays[i] = a
         for i in self._quantized:
             arrays[i] = _arrays.quantized_array(values[i], "%s: argument %d (quantized)" % (_WHAT, i))

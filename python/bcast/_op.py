@@ -20,7 +20,7 @@ def _element_strides(shape, strides):
     new array) when None."""
     if strides is None:
         return contiguous_strides(shape)
-    strides = [_arrays.as_i64(s, "bcast.Op.plan: a stride") for s in strides]
+    strides = _arrays.int64_tuple(strides, "bcast.Op.plan: a stride")
     if len(strides) != len(shape):
         raise ValueError("bcast.Op.plan: strides %s do not fit shape %s" % (tuple(strides), shape))
     return strides
@@ -100,7 +100,7 @@ class Op(OwnsHandles):
         target = None if target is None else _arrays.as_target_shape(target)
         axes_mapping = _arrays.as_axes_mapping(axes_mapping, "bcast.Op.plan")
         if out_strides is not None:
-            out_strides = [_arrays.as_i64(v, "bcast.Op.plan: out_strides") for v in out_strides]
+            out_strides = _arrays.int64_tuple(out_strides, "bcast.Op.plan: out_strides")
         with self._planning:  # two plan() calls never share the fresh handle
             plan, self._fresh = self._fresh or self._new_plan(), None
         self._plan = plan.plan(inputs, signature, None, out_strides, target, axes_mapping)

@@ -3,8 +3,8 @@ compilers that decide output shapes before the extents are known.
 
 A shape is a tuple of dimensions, each an int (known), None (unknown), a str
 (a symbol: equal names are one extent; "" is none, as ONNX's empty
-dim_param) or a (lo, hi) tuple (an interval; hi None for unbounded); None is a shape of unknown rank, and a leading Ellipsis,
-(..., 2, 3), a shape of unknown rank that ends in (2, 3). Results use the same
+dim_param) or a (lo, hi) tuple (an interval; hi None for unbounded); None is
+a shape of unknown rank, and a leading Ellipsis, (..., 2, 3), a shape of unknown rank that ends in (2, 3). Results use the same
 notation (a dimension carrying a symbol is given as the symbol).
 
     >>> bcast.infer_partial_shape(("N", 3), ("M", 3))

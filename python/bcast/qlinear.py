@@ -48,7 +48,8 @@ def qlinear(op, a, b, a_scale, a_zero_point, b_scale, b_zero_point, y_scale, y_z
     result = run_cached(head, (a, b), out, pool)
     if result is not None:
         return result
-    checked = [_arrays.quantized_array(value, "%s: %s" % (what, name)) for name, value in (("a", a), ("b", b))]
+    checked = [_arrays.quantized_array(value, "%s: %s" % (what, name))
+               for name, value in (("a", a), ("b", b))]
     arrays, code, storage = _arrays.prepare_data(checked, None, what)
     if out is not None:
         _arrays.check_out(out, storage, what)

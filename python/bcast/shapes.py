@@ -3,7 +3,7 @@
 import ctypes
 
 from . import _enums
-from ._arrays import as_axis, as_i64, as_shape, as_target_shape
+from ._arrays import as_axes_mapping, as_axis, as_shape, as_target_shape
 from ._library import MAX_RANK, c_i64, c_size, check, i64_array, lib
 from ._plans import Shapes
 
@@ -32,8 +32,7 @@ def infer_expand_shape(data_shape, target_shape, mode="bidirectional", axes_mapp
     data, target = as_shape(data_shape), as_target_shape(target_shape)
     mode = _enums.expand_mode_code(mode)
     axis = as_axis(axis, "bcast.infer_expand_shape")
-    if axes_mapping is not None:
-        axes_mapping = [as_i64(v, "bcast.infer_expand_shape: axes_mapping") for v in axes_mapping]
+    axes_mapping = as_axes_mapping(axes_mapping, "bcast.infer_expand_shape")
     mapping = None if axes_mapping is None else i64_array(axes_mapping)
     count = 0 if axes_mapping is None else len(axes_mapping)
     return _result(lambda capacity, rank, dims: lib.bcast_infer_expand_shape(
