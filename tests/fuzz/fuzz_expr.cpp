@@ -15,6 +15,7 @@
 #include <bcast/bcast.h>
 
 #include "fuzz_input.hpp"
+#include "qdq_reference.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -137,7 +138,7 @@ void for_each_offset(const Dims& dims, const Dims& strides, Fn fn) {
     }
 }
 
-// DequantizeLinear: (q - zero_point) as an integer, to f32, times the scale.
+// DequantizeLinear of every element, contiguous (qdq_reference.hpp).
 Value dequantized(const Value& v, const Quant& q, bool with_data) {
     Value f;
     f.dims = v.dims;
@@ -145,9 +146,7 @@ Value dequantized(const Value& v, const Quant& q, bool with_data) {
     if (!with_data) return f;
     f.buf.reserve(static_cast<std::size_t>(count_of(v.dims)) * 4);
     for_each_offset(v.dims, v.strides, [&](int64_t at) {
-        const unsigned char byte = v.base()[at];
-        const int32_t value = q.dtype == BCAST_DTYPE_I8 ? static_cast<int8_t>(byte) : byte;
-        const float x = static_cast<float>(value - q.zero_point) * q.scale;
+        const float x = fuzz::dequantize(v.base()[at], q.dtype == BCAST_DTYPE_I8, q.scale, q.zero_point);
         unsigned char b[4];
         std::memcpy(b, &x, 4);
         f.buf.insert(f.buf.end(), b, b + 4);
@@ -155,21 +154,13 @@ Value dequantized(const Value& v, const Quant& q, bool with_data) {
     return f;
 }
 
-// QuantizeLinear of contiguous f32 values: the f32 quotient, half to even,
-// plus the zero point, saturated; NaN gives the dtype's minimum.
+// QuantizeLinear of contiguous f32 values.
 std::vector<unsigned char> quantized(const std::vector<unsigned char>& f32, const Quant& q) {
-    const float lo = q.dtype == BCAST_DTYPE_I8 ? -128.0f : 0.0f, hi = q.dtype == BCAST_DTYPE_I8 ? 127.0f : 255.0f;
     std::vector<unsigned char> out;
     for (std::size_t i = 0; i + 4 <= f32.size(); i += 4) {
         float v;
         std::memcpy(&v, &f32[i], 4);
-        float r = lo;
-        if (!std::isnan(v)) {
-            const float quotient = v / q.scale;
-            r = std::min(std::max(quotient, lo - static_cast<float>(q.zero_point)), hi - static_cast<float>(q.zero_point));
-            r = std::nearbyint(r) + static_cast<float>(q.zero_point);
-        }
-        out.push_back(static_cast<unsigned char>(static_cast<int32_t>(r)));
+        out.push_back(fuzz::quantize(v, q.dtype == BCAST_DTYPE_I8, q.scale, q.zero_point));
     }
     return out;
 }

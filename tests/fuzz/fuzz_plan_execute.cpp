@@ -11,6 +11,7 @@
 
 #include "api/scalar_reference.hpp"
 #include "fuzz_input.hpp"
+#include "qdq_reference.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -266,15 +267,13 @@ QParams random_qparams(fuzz::Input& in, bool i8) {
     return q;
 }
 
-// The QDQ graph on one element: DequantizeLinear of each input ((q - zp) in
-// f32 times the f32 scale), the f32 op (the scalar reference), QuantizeLinear
-// (f32 quotient, half to even, plus zp, saturated; NaN: the dtype's minimum).
+// The QDQ graph on one element: each input dequantized, the f32 op (the
+// scalar reference), the result quantized (qdq_reference.hpp).
 uint64_t quantized_reference(bcast_opcode op, bool i8, const uint64_t* elems, const QParams* q,
                              std::size_t n, const QParams& out) {
     uint64_t f32[BCAST_MAX_INPUTS];
     for (std::size_t j = 0; j < n; ++j) {
-        const int32_t v = i8 ? static_cast<int8_t>(elems[j]) : static_cast<int32_t>(elems[j] & 0xff);
-        const float x = static_cast<float>(v - q[j].zero_point) * q[j].scale;
+        const float x = fuzz::dequantize(static_cast<unsigned char>(elems[j]), i8, q[j].scale, q[j].zero_point);
         uint32_t bits;
         std::memcpy(&bits, &x, 4);
         f32[j] = bits;
@@ -283,12 +282,7 @@ uint64_t quantized_reference(bcast_opcode op, bool i8, const uint64_t* elems, co
     float v;
     const auto bits = static_cast<uint32_t>(e.bits);
     std::memcpy(&v, &bits, 4);
-    const int32_t lo = i8 ? -128 : 0, hi = i8 ? 127 : 255;
-    if (e.any_nan || std::isnan(v)) return static_cast<uint8_t>(lo);
-    const float quotient = v / out.scale;
-    const float clamped = std::min(std::max(quotient, static_cast<float>(lo - out.zero_point)),
-                                   static_cast<float>(hi - out.zero_point));
-    return static_cast<uint8_t>(static_cast<int32_t>(std::nearbyint(clamped)) + out.zero_point);
+    return fuzz::quantize(e.any_nan ? NAN : v, i8, out.scale, out.zero_point);
 }
 
 // A shape that the rule will most often accept against the primary shape a.
