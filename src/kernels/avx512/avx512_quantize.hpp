@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 namespace bcast::kernels::BCAST_KERNEL_ISA::simd {
@@ -51,7 +52,10 @@ struct ByteLanes<xsimd::avx512bw> {
         __m512i line = kSigned ? _mm512_packs_epi16(w0, w1) : _mm512_packus_epi16(w0, w1);
         // Packs work per 128-bit lane: dword 4L + j holds batch j's lanes 4L..4L+3.
         line = _mm512_permutexvar_epi32(_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), line);
-        line = kSigned ? _mm512_max_epi8(line, lowest) : _mm512_max_epu8(line, lowest);
+        // The byte type's own lowest (no activation clamp): the packs gave it.
+        if (o.lowest() > std::numeric_limits<Q>::min()) {
+            line = kSigned ? _mm512_max_epi8(line, lowest) : _mm512_max_epu8(line, lowest);
+        }
         if (stream) _mm512_stream_si512(reinterpret_cast<__m512i*>(p), line);
         else _mm512_storeu_si512(p, line);
     }
@@ -59,19 +63,25 @@ struct ByteLanes<xsimd::avx512bw> {
     // below 2^30 in magnitude (the affine kernel's): rne, saturating packs
     // to the byte type, then lo and hi (whole, inside the byte type) as
     // byte bounds; clamping after rounding gives what clamping before does.
+    // Bounds that are the byte type's own (no activation clamp) are what the
+    // packs already saturate to: two vector operations of about 25 saved.
     template <class Q>
     static void store_bounded_line(Q* p, const F* q, const QuantOut<xsimd::avx512bw>& o, bool stream) {
         constexpr bool kSigned = std::is_signed_v<Q>;
-        const __m512i lowest = _mm512_set1_epi8(static_cast<char>(static_cast<int>(o.params.lo)));
-        const __m512i highest = _mm512_set1_epi8(static_cast<char>(static_cast<int>(o.params.hi)));
+        const int lo = static_cast<int>(o.params.lo), hi = static_cast<int>(o.params.hi);
+        const bool clamps = lo > std::numeric_limits<Q>::min() || hi < std::numeric_limits<Q>::max();
+        const __m512i lowest = _mm512_set1_epi8(static_cast<char>(lo));
+        const __m512i highest = _mm512_set1_epi8(static_cast<char>(hi));
         __m512i k[4];
         for (int j = 0; j < 4; ++j) k[j] = _mm512_cvtps_epi32(q[j]);
         const __m512i w0 = _mm512_packs_epi32(k[0], k[1]);
         const __m512i w1 = _mm512_packs_epi32(k[2], k[3]);
         __m512i line = kSigned ? _mm512_packs_epi16(w0, w1) : _mm512_packus_epi16(w0, w1);
         line = _mm512_permutexvar_epi32(_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), line);
-        line = kSigned ? _mm512_max_epi8(line, lowest) : _mm512_max_epu8(line, lowest);
-        line = kSigned ? _mm512_min_epi8(line, highest) : _mm512_min_epu8(line, highest);
+        if (clamps) {
+            line = kSigned ? _mm512_max_epi8(line, lowest) : _mm512_max_epu8(line, lowest);
+            line = kSigned ? _mm512_min_epi8(line, highest) : _mm512_min_epu8(line, highest);
+        }
         if (stream) _mm512_stream_si512(reinterpret_cast<__m512i*>(p), line);
         else _mm512_storeu_si512(p, line);
     }
