@@ -108,6 +108,10 @@ struct QuantBinaryKernels {
     // the divide costs a quarter of the kernel), not exact by itself;
     // kernels/affine_check.hpp runs it on all 65,536 pairs first.
     QuantBinaryFn vv_reciprocal = nullptr;
+    // vf and fv the same way. A pattern holds its bytes dequantized as vv's
+    // lanes dequantize them (the same f32 values), so the pairs that check
+    // vv_reciprocal check these too.
+    QuantBinaryFn vf_reciprocal = nullptr, fv_reciprocal = nullptr;
 };
 
 // The portable kernels for u8 or i8; nullptr for any other dtype.

@@ -393,9 +393,9 @@ constexpr std::size_t kAffinePerCheck = 32;
 
 // The checked kernels of a quantized binary op (kernels/affine_check.hpp):
 // over two byte operands, checked now, the affine kernel of an ADD, SUB or
-// MUL, else the reciprocal one; over bytes and a pattern, the affine
-// kernels for the lines to check (FusedPlan::affine), where the block holds
-// a whole period.
+// MUL, else the reciprocal one; over bytes and a pattern, the reciprocal
+// one if checked now, and the affine kernels for the lines to check
+// (FusedPlan::affine), where the block holds a whole period.
 void choose_checked(FusedPlan& p, const kernels::QuantBinaryKernels& k) {
     const Step& step = p.steps[0];
     const std::size_t x = step.operands[0].index, y = step.operands[1].index;
@@ -414,8 +414,16 @@ void choose_checked(FusedPlan& p, const kernels::QuantBinaryKernels& k) {
         if (fn) p.quant_binary = fn;
         return;
     }
-    if (!linear) return;
     const bool pattern_x = p.leaf_period[x] > 0;
+    // The pattern holds the bytes' dequantized values, so the pairs that
+    // check the reciprocal over two byte operands check it here too.
+    const kernels::QuantBinaryFn reciprocal = pattern_x ? k.fv_reciprocal : k.vf_reciprocal;
+    if (reciprocal && static_cast<uint64_t>(element_count(p.out)) >= kAffinePerCheck * 65536 &&
+        kernels::checked_reciprocal_pairs(k.vv_reciprocal, k.vv, p.quant_binary_params)) {
+        p.quant_binary = reciprocal;
+        p.checked_pairs = FusedPlan::CheckedPairs::kReciprocal;
+    }
+    if (!linear) return;
     const std::size_t bytes = pattern_x ? y : x, pattern = pattern_x ? x : y;
     const std::size_t period = p.leaf_period[pattern];
     if (p.block < period || step.slot == kNoSlot || p.slot_bytes < (p.block + period) * sizeof(float)) return;

@@ -369,7 +369,7 @@ TEST_CASE("the affine forms' coefficients pass their check where they are exact"
     }
 }
 
-TEST_CASE("the reciprocal kernel quantizes v times the scale's reciprocal, and runs only where that is exact",
+TEST_CASE("the reciprocal kernels quantize v times the scale's reciprocal, and run only where that is exact",
           "[quant][simd]") {
     // The bench's parameters (the reciprocal gives every pair's bytes for
     // these ops) and decimal ones whose ties it breaks (0.02 / 0.04).
@@ -410,6 +410,15 @@ TEST_CASE("the reciprocal kernel quantizes v times the scale's reciprocal, and r
                     }
                     std::vector<unsigned char> got(x.size());
                     k.vv_reciprocal(x.size(), x.data(), y.data(), got.data(), p, bcast::kernels::Stores{false, false});
+                    REQUIRE(got == reciprocal);
+                    // A pattern operand, read dequantized: the same bytes.
+                    REQUIRE(k.vf_reciprocal != nullptr);
+                    REQUIRE(k.fv_reciprocal != nullptr);
+                    std::fill(got.begin(), got.end(), 0xAB);
+                    k.vf_reciprocal(x.size(), x.data(), dy.data(), got.data(), p, bcast::kernels::Stores{false, false});
+                    REQUIRE(got == reciprocal);
+                    std::fill(got.begin(), got.end(), 0xAB);
+                    k.fv_reciprocal(x.size(), dx.data(), y.data(), got.data(), p, bcast::kernels::Stores{false, false});
                     REQUIRE(got == reciprocal);
                     const bool agrees = reciprocal == exact;
                     CHECK(agrees == (s == 0));

@@ -552,6 +552,39 @@ def test_checked_reciprocal_on_long_runs(lib, op, dtype):
             assert not agrees and requantize != "checked reciprocal", requantize
 
 
+@pytest.mark.parametrize("dtype", ["u8", "i8"])
+@pytest.mark.parametrize("op", ["ADD", "SUB", "MUL", "DIV", "MAX", "MIN"])
+def test_checked_reciprocal_with_a_pattern(lib, op, dtype):
+    """One operand a repeated row (a pattern, read dequantized) of all 256
+    bytes, the other running over 32 x 65,536 elements so that every pair
+    meets 32 times, pattern first and second: the plan takes the reciprocal
+    kernel exactly where numpy says the reciprocal gives all 65,536 pairs'
+    bytes (the pattern's values are the bytes dequantized, so the same pairs
+    decide), and the output is the QDQ graph's either way."""
+    skip_without_register_kernels(lib, op, dtype)
+    rng = np.random.default_rng(seed(op, dtype, "pattern reciprocal"))
+    lo, _ = RANGE[dtype]
+    row = np.arange(256)
+    running = ((np.arange(8192)[:, None] + row[None, :]) % 256 + lo).astype(NP_DT[dtype])
+    pattern = (row + lo).astype(NP_DT[dtype])
+    bench = shift_params(((0.0213, 128), (0.0371, 133), (0.0517, 126)), dtype)
+    ties = shift_params(((0.02, 3), (0.05, 7), (0.04, 5)), dtype)
+    for params in [bench, ties] + random_params(rng, dtype, 2):
+        pa, pb, py = params
+        for a, b in ((running, pattern), (pattern, running)):
+            agrees = reciprocal_agrees(op, pa, pb, py, dtype)
+            q = QOp(lib, op, dtype, [pa, pb], py)
+            want = qdq(op, a, b, pa, pb, py, dtype)
+            assert np.array_equal(q.run([a, b], np.empty(want.shape, NP_DT[dtype])), want), params
+            plan = json.loads(q.describe())
+            assert "period" in plan, plan
+            assert (plan["requantize"] == "checked reciprocal") == agrees, (params, plan["requantize"])
+            if params is bench:
+                assert agrees
+            if params is ties:
+                assert not agrees
+
+
 @pytest.fixture
 def streaming(lib):
     """Every plan from here streams its stores (a tuning text for this host

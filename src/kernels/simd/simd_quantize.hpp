@@ -214,7 +214,7 @@ struct QuantInput {
 
 // F::size quotients at element i: the op's f32 result over the output scale.
 // kReciprocal: times the scale's f32 reciprocal instead (not exact by
-// itself: QuantBinaryKernels::vv_reciprocal).
+// itself: QuantBinaryKernels::vv_reciprocal, vf_reciprocal, fv_reciprocal).
 template <class Isa, class Q, class Op, QuantOperand XKind, QuantOperand YKind, bool kReciprocal>
 struct QuantBinaryStep {
     using A = typename Isa::arch;
@@ -304,7 +304,9 @@ QuantBinaryKernels quant_binary_kernels(bcast_dtype dtype) {
                                    &quant_affine<Isa, Q, AffineKind::kSlopes>,
                                    &quant_affine<Isa, Q, AffineKind::kSum>,
                                    &quant_affine<Isa, Q, AffineKind::kProduct>},
-                                  &quant_binary<Isa, Q, Op, V, V, true>};
+                                  &quant_binary<Isa, Q, Op, V, V, true>,
+                                  &quant_binary<Isa, Q, Op, V, F, true>,
+                                  &quant_binary<Isa, Q, Op, F, V, true>};
     };
     switch (dtype) {
         case BCAST_DTYPE_U8: return kernels(uint8_t{});
