@@ -18,6 +18,7 @@
 #include <cstring>
 #include <ctime>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <sys/resource.h>
@@ -87,7 +88,7 @@ public:
           threads_(threads), single_(quick, nullptr, 1), multi_(quick, pool, 2) {}
 
     void run() {
-        const int steps = threads_ > 1 ? 6 : 4;
+        const int steps = threads_ > 1 ? 8 : 5;
         prefetch("prefetch.rows", &Tuning::rows, steps, [&] {
             std::vector<Workload> w;
             w.push_back(quick_ ? Workload::add_rows(256, 4096) : Workload::add_rows(2048, 4096));
@@ -98,13 +99,21 @@ public:
             w.push_back(quick_ ? Workload::chain(2, 64, 16384) : Workload::chain(8, 64, 16384));
             return w;
         });
-        crossover("nt_min_bytes.1t", &Tuning::nt_min_bytes_1t, single_, steps);
+        crossover("nt_min_bytes.1t", &Tuning::nt_min_bytes_1t, single_, steps, &Workload::add_same);
+        crossover("nt_min_bytes.1t.one_input", &Tuning::nt_min_bytes_1t_one_input, single_, steps,
+                  &Workload::add_scalar);
         if (threads_ > 1) {
-            crossover("nt_min_bytes.nt", &Tuning::nt_min_bytes_nt, multi_, steps);
+            crossover("nt_min_bytes.nt", &Tuning::nt_min_bytes_nt, multi_, steps, &Workload::add_same);
+            crossover("nt_min_bytes.nt.one_input", &Tuning::nt_min_bytes_nt_one_input, multi_, steps,
+                      &Workload::add_scalar);
             task_size(steps);
         } else {
-            lines_.push_back({"nt_min_bytes.nt", std::to_string(builtin_.nt_min_bytes_nt),
-                              std::to_string(builtin_.nt_min_bytes_nt), "", "kept: one thread"});
+            const std::pair<const char*, uint64_t> kept[] = {
+                {"nt_min_bytes.nt", builtin_.nt_min_bytes_nt},
+                {"nt_min_bytes.nt.one_input", builtin_.nt_min_bytes_nt_one_input}};
+            for (const auto& [name, value] : kept) {
+                lines_.push_back({name, std::to_string(value), std::to_string(value), "", "kept: one thread"});
+            }
             lines_.push_back({"task_min_bytes", std::to_string(builtin_.task_min_bytes),
                               std::to_string(builtin_.task_min_bytes), "", "kept: one thread"});
         }
@@ -227,14 +236,16 @@ private:
         return buf;
     }
 
-    // Streaming against cached stores on same-shape adds of rising size:
-    // the crossover is the smallest size from which streaming wins at every
-    // size measured; adopted where some size whose decision it changes gains
+    // Streaming against cached stores on adds of rising size (`workload`:
+    // same shapes, or a + scalar for the one_input values): the crossover
+    // is the smallest size from which streaming wins at every size
+    // measured; adopted where some size whose decision it changes gains
     // significantly and none loses significantly (sizes next to a crossover
     // are near-ties by nature: requiring each to gain kept a 1.7x loss).
-    void crossover(const std::string& name, uint64_t Tuning::*member, Rounds& rounds, int steps) {
+    void crossover(const std::string& name, uint64_t Tuning::*member, Rounds& rounds, int steps,
+                   Workload (*workload)(std::size_t touched)) {
         begin(name, steps);
-        const std::vector<uint64_t> sizes =
+        std::vector<uint64_t> sizes =
             quick_ ? std::vector<uint64_t>{2u << 20, 8u << 20, 32u << 20}
                    : std::vector<uint64_t>{512u << 10, 1u << 20, 2u << 20, 4u << 20, 8u << 20,
                                            16u << 20, 32u << 20, 64u << 20, 128u << 20};
@@ -242,16 +253,34 @@ private:
         stream.*member = 4096;
         cached.*member = uint64_t{1} << 40;
         std::vector<Comparison> c;
-        for (uint64_t s : sizes) {
+        const auto measure = [&](uint64_t s) {
             std::vector<Workload> w;
-            w.push_back(Workload::add_same(s));
-            c.push_back(rounds.compare({text(stream)}, text(cached), w, {}));
-            detail("streaming at " + mib(s), c.back(), 0, "cached stores'");
+            w.push_back(workload(s));
+            Comparison r = rounds.compare({text(stream)}, text(cached), w, {});
+            detail("streaming at " + mib(s), r, 0, "cached stores'");
             dot();
-        }
+            return r;
+        };
+        for (uint64_t s : sizes) c.push_back(measure(s));
         // From index `first` on, streaming won everywhere.
         std::size_t first = sizes.size();
-        while (first > 0 && c[first - 1].median_log[0] < 0) --first;
+        const auto find_first = [&] {
+            first = sizes.size();
+            while (first > 0 && c[first - 1].median_log[0] < 0) --first;
+        };
+        find_first();
+        // Between a losing size and the first winning one, two sizes more
+        // (steps of 2^(1/3)): a cache's edge can sit anywhere in the octave,
+        // and ops just below it lost 1.3x on a Zen 4 guest.
+        if (!quick_ && first > 0 && first < sizes.size()) {
+            const uint64_t lo = sizes[first - 1];
+            for (const double step : {1.5874010519681994, 1.2599210498948732}) {
+                const uint64_t s = static_cast<uint64_t>(static_cast<double>(lo) * step) / 4096 * 4096;
+                sizes.insert(sizes.begin() + static_cast<std::ptrdiff_t>(first), s);
+                c.insert(c.begin() + static_cast<std::ptrdiff_t>(first), measure(s));
+            }
+            find_first();
+        }
         const uint64_t builtin = builtin_.*member;
         uint64_t chosen = builtin;
         double gain = 0;
@@ -429,9 +458,9 @@ int cmd_tune(int argc, char** argv) {
 
     // The table goes where the file does not: with --out -, stdout is the file.
     std::FILE* table = path == "-" ? stderr : stdout;
-    std::fprintf(table, "%-18s %-16s %-16s %-8s %s\n", "choice", "built-in", "chosen", "gain", "verdict");
+    std::fprintf(table, "%-26s %-16s %-16s %-8s %s\n", "choice", "built-in", "chosen", "gain", "verdict");
     for (const Line& l : tuner.lines()) {
-        std::fprintf(table, "%-18s %-16s %-16s %-8s %s\n", l.choice.c_str(), l.builtin.c_str(),
+        std::fprintf(table, "%-26s %-16s %-16s %-8s %s\n", l.choice.c_str(), l.builtin.c_str(),
                      l.chosen.c_str(), l.gain.c_str(), l.verdict.c_str());
     }
     char info[256];

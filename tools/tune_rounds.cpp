@@ -51,6 +51,16 @@ Workload Workload::add_same(std::size_t touched) {
     return w;
 }
 
+Workload Workload::add_scalar(std::size_t touched) {
+    const std::size_t n = std::max<std::size_t>(touched / 8, 16);
+    Workload w;
+    w.name = "(" + std::to_string(n) + ")+(1)";
+    w.inputs_ = {filled(n, 0.5f), filled(1, 0.25f)};
+    w.shapes_ = {{static_cast<int64_t>(n)}, {1}};
+    w.out_.assign(n, 0.0f);
+    return w;
+}
+
 // ((x - m) * s) + t over x of shape `x` and m, s, t of shape `param`
 // (`channels` elements each).
 Workload Workload::affine_chain(const std::vector<int64_t>& x, const std::vector<int64_t>& param,

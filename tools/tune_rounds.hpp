@@ -25,6 +25,8 @@ public:
     static Workload add_rows(std::size_t rows, std::size_t n);
     // (n) + (n): same shapes, `touched` bytes moved in all.
     static Workload add_same(std::size_t touched);
+    // (n) + (1): one running input, `touched` bytes moved in all.
+    static Workload add_scalar(std::size_t touched);
     // ((x - m) * s) + t, x (batch, channels, hw) and m, s, t (channels, 1):
     // a fused chain.
     static Workload chain(std::size_t batch, std::size_t channels, std::size_t hw);

@@ -162,8 +162,11 @@ void lay_out(Layout& l, const Read* reads, std::size_t n, const int64_t* out_str
     // Every operand's touched bytes once (a broadcast input counts its own
     // size): what the plan moves through the cache.
     const uint64_t touched = touched_bytes(l.lo_byte.data(), l.hi_byte.data(), out + 1);
-    l.stream = touched >= kernels::stream_threshold_bytes();
-    l.stream_split = touched >= kernels::split_stream_threshold_bytes();
+    // The output's share decides which thresholds (stream_threshold.hpp).
+    const uint64_t out_bytes = touched_bytes(&l.lo_byte[out], &l.hi_byte[out], 1);
+    const bool one_input = out_bytes >= touched / 5 * 2;
+    l.stream = touched >= kernels::stream_threshold_bytes(one_input);
+    l.stream_split = touched >= kernels::split_stream_threshold_bytes(one_input);
 }
 
 void set_walk(Layout& l, std::size_t outer_loops, uint64_t task_period, uint64_t work_per_elem) {

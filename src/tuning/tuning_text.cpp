@@ -305,6 +305,13 @@ std::string read_choices(const std::vector<FlatValue>& members, const std::strin
     BCAST_TUNING_CHOICES(BCAST_READ_HINT, BCAST_READ_SIZE)
 #undef BCAST_READ_HINT
 #undef BCAST_READ_SIZE
+    // A pair's one_input value follows its first where only that is set
+    // (files from before the one_input values).
+    const auto follows = [&](const char* first, const char* one_input, uint64_t value, uint64_t& follower) {
+        if (find_member(members, prefix + first) && !find_member(members, prefix + one_input)) follower = value;
+    };
+    follows("nt_min_bytes.1t", "nt_min_bytes.1t.one_input", t.nt_min_bytes_1t, t.nt_min_bytes_1t_one_input);
+    follows("nt_min_bytes.nt", "nt_min_bytes.nt.one_input", t.nt_min_bytes_nt, t.nt_min_bytes_nt_one_input);
     if (why.empty()) out = t;
     return why;
 }

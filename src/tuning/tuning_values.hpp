@@ -26,9 +26,16 @@ struct Tuning {
     Prefetch rows;   // streamed rows that repeat the other operand's row
     Prefetch chain;  // streamed fused-chain kernels, per running operand
     // Plans stream their stores from this many bytes touched: run on one
-    // thread, and split into tasks.
+    // thread, and split into tasks. The one_input pair serves ops whose
+    // output is at least 2/5 of the bytes they touch (one running input: a
+    // + scalar, a per-channel row, an expand): their cached stores keep
+    // up with streaming ones longer, as the stores are their larger share.
+    // A file that sets a pair's first value and not its one_input one
+    // gives both the first.
     uint64_t nt_min_bytes_1t = 0;
     uint64_t nt_min_bytes_nt = 0;
+    uint64_t nt_min_bytes_1t_one_input = 0;
+    uint64_t nt_min_bytes_nt_one_input = 0;
     // Work per task (bytes moved, weighted by op cost) below which an op
     // is not split further.
     uint64_t task_min_bytes = 0;
@@ -45,7 +52,8 @@ inline bool operator==(const Prefetch& a, const Prefetch& b) {
 }
 inline bool operator==(const Tuning& a, const Tuning& b) {
     return a.rows == b.rows && a.chain == b.chain && a.nt_min_bytes_1t == b.nt_min_bytes_1t &&
-           a.nt_min_bytes_nt == b.nt_min_bytes_nt && a.task_min_bytes == b.task_min_bytes &&
+           a.nt_min_bytes_nt == b.nt_min_bytes_nt && a.nt_min_bytes_1t_one_input == b.nt_min_bytes_1t_one_input &&
+           a.nt_min_bytes_nt_one_input == b.nt_min_bytes_nt_one_input && a.task_min_bytes == b.task_min_bytes &&
            a.chain_block == b.chain_block;
 }
 
@@ -59,6 +67,8 @@ inline bool operator==(const Tuning& a, const Tuning& b) {
     X("prefetch.chain.distance", chain.distance, 64, 65536)                    \
     X("nt_min_bytes.1t", nt_min_bytes_1t, 4096, uint64_t{1} << 40)             \
     X("nt_min_bytes.nt", nt_min_bytes_nt, 4096, uint64_t{1} << 40)             \
+    X("nt_min_bytes.1t.one_input", nt_min_bytes_1t_one_input, 4096, uint64_t{1} << 40) \
+    X("nt_min_bytes.nt.one_input", nt_min_bytes_nt_one_input, 4096, uint64_t{1} << 40) \
     X("task_min_bytes", task_min_bytes, 4096, uint64_t{64} << 20)             \
     X("chain_block", chain_block, 64, 8192)
 

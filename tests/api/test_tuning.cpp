@@ -142,6 +142,55 @@ TEST_CASE("tuning: a text for this host is in force and named, and results never
 
 namespace {
 
+// Whether an f32 ADD of these two shapes, planned under the tuning in
+// force, streams its stores (its description says).
+bool streams(std::vector<int64_t> a, std::vector<int64_t> b) {
+    bcast_op* op = nullptr;
+    REQUIRE(bcast_op_create(BCAST_OP_ADD, BCAST_DTYPE_F32, &op) == BCAST_OK);
+    const size_t ranks[2] = {a.size(), b.size()};
+    const int64_t* dims[2] = {a.data(), b.data()};
+    REQUIRE(bcast_op_plan(op, 2, ranks, dims, nullptr, nullptr) == BCAST_OK);
+    std::string d(bcast_op_describe(op, nullptr, 0) + 1, '\0');
+    bcast_op_describe(op, &d[0], d.size());
+    bcast_op_destroy(op);
+    REQUIRE(d.find("\"streaming_stores\":") != std::string::npos);
+    return d.find("\"streaming_stores\":true") != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("tuning: an op whose output is 2/5 or more of what it touches streams from the one_input threshold",
+          "[tuning]") {
+    Restore restore;
+    const std::string key = host_key_member();
+    const std::string never = "1099511627776";
+    // (65536)+(65536): output 1/3 of 768 KiB; (65536)+(1) and
+    // (64,1024)+(1024): 1/2; (4096,1)+(1,64): 1 MiB out of 1 MiB + 16.25 KiB.
+    const auto two = [] { return streams({65536}, {65536}); };
+    const auto ones = [] {
+        return std::vector<bool>{streams({65536}, {1}), streams({64, 1024}, {1024}), streams({4096, 1}, {1, 64})};
+    };
+    REQUIRE(load(text_for(key, "\"nt_min_bytes.1t\":4096,\"nt_min_bytes.1t.one_input\":" + never)) == BCAST_OK);
+    CHECK(tuning_describe().find("\"nt_min_bytes.1t.one_input\":" + never) != std::string::npos);
+    CHECK(two());
+    CHECK(ones() == std::vector<bool>{false, false, false});
+    REQUIRE(load(text_for(key, "\"nt_min_bytes.1t\":" + never + ",\"nt_min_bytes.1t.one_input\":4096")) == BCAST_OK);
+    CHECK_FALSE(two());
+    CHECK(ones() == std::vector<bool>{true, true, true});
+    // A file with only the first value of the pair (from before one_input):
+    // both follow it.
+    REQUIRE(load(text_for(key, "\"nt_min_bytes.1t\":4096")) == BCAST_OK);
+    CHECK(tuning_describe().find("\"nt_min_bytes.1t.one_input\":4096") != std::string::npos);
+    CHECK(two());
+    CHECK(ones() == std::vector<bool>{true, true, true});
+    REQUIRE(load(text_for(key, "\"nt_min_bytes.nt\":8192")) == BCAST_OK);
+    CHECK(tuning_describe().find("\"nt_min_bytes.nt.one_input\":8192") != std::string::npos);
+    REQUIRE(load(text_for(key, "\"nt_min_bytes.1t.one_input\":4095")) == BCAST_ERROR_INVALID_ARGUMENT);
+    CHECK(std::string(bcast_last_error()).find("nt_min_bytes.1t.one_input is not an integer in") != std::string::npos);
+}
+
+namespace {
+
 // ((x - m) * s) + t over x (rows, 64) and m, s, t (64), f32, planned and
 // executed under the tuning in force; the description into `described`.
 std::vector<float> channels_last_chain(std::size_t rows, std::string& described) {

@@ -26,6 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     Tuning defaults;
     defaults.nt_min_bytes_1t = defaults.nt_min_bytes_nt = defaults.task_min_bytes = 4096;
+    defaults.nt_min_bytes_1t_one_input = defaults.nt_min_bytes_nt_one_input = 4096;
     TuningText first;
     const std::string why = read_tuning_text(text, defaults, first);
     if (!why.empty()) return 0;

@@ -291,8 +291,8 @@ TEST_CASE("an op run as tasks streams from the split threshold", "[plan]") {
     struct ThresholdGuard {
         ~ThresholdGuard() { kernels::set_stream_threshold_bytes_for_testing(0); }
     } restore;
-    const std::size_t one = kernels::stream_threshold_bytes();
-    const std::size_t split = kernels::split_stream_threshold_bytes();
+    const std::size_t one = kernels::stream_threshold_bytes(false);
+    const std::size_t split = kernels::split_stream_threshold_bytes(false);
     CHECK(split >= one);
     CHECK(split <= (std::size_t{32} << 20));  // the cap against misreported caches
     // (n) + (n) f32 touches 12n bytes: just below and at each threshold.

@@ -16,6 +16,8 @@ Tuning some_defaults() {
     t.chain = Prefetch{PrefetchHint::nta, 4096};
     t.nt_min_bytes_1t = 1310720;
     t.nt_min_bytes_nt = 16777216;
+    t.nt_min_bytes_1t_one_input = 2097152;
+    t.nt_min_bytes_nt_one_input = 33554432;
     t.task_min_bytes = 262144;
     return t;
 }
@@ -45,10 +47,19 @@ TEST_CASE("tuning text: the values written, the defaults elsewhere", "[tuning]")
     CHECK(out.tuning.rows.hint == PrefetchHint::t1);
     CHECK(out.tuning.rows.distance == 2048);
     CHECK(out.tuning.nt_min_bytes_1t == 8388608);
+    // Its one_input value, not in the text, follows it.
+    CHECK(out.tuning.nt_min_bytes_1t_one_input == 8388608);
     // Not in the text: the defaults.
     CHECK(out.tuning.chain.hint == PrefetchHint::nta);
     CHECK(out.tuning.chain.distance == 4096);
     CHECK(out.tuning.nt_min_bytes_nt == 16777216);
+    CHECK(out.tuning.nt_min_bytes_nt_one_input == 33554432);
+    // Both of a pair in the text: each its own.
+    REQUIRE(read_tuning_text(text_with(R"("nt_min_bytes.nt":8192,"nt_min_bytes.nt.one_input":65536)"),
+                             some_defaults(), out) == "");
+    CHECK(out.tuning.nt_min_bytes_nt == 8192);
+    CHECK(out.tuning.nt_min_bytes_nt_one_input == 65536);
+    CHECK(out.tuning.nt_min_bytes_1t_one_input == 2097152);
     CHECK(out.tuning.task_min_bytes == 262144);
 }
 

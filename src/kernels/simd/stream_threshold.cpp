@@ -20,12 +20,14 @@ std::size_t threshold(uint64_t tuned) {
 
 }  // namespace
 
-std::size_t stream_threshold_bytes() {
-    return threshold(::bcast::tuning::active().nt_min_bytes_1t);
+std::size_t stream_threshold_bytes(bool one_input) {
+    const auto& t = ::bcast::tuning::active();
+    return threshold(one_input ? t.nt_min_bytes_1t_one_input : t.nt_min_bytes_1t);
 }
 
-std::size_t split_stream_threshold_bytes() {
-    return threshold(::bcast::tuning::active().nt_min_bytes_nt);
+std::size_t split_stream_threshold_bytes(bool one_input) {
+    const auto& t = ::bcast::tuning::active();
+    return threshold(one_input ? t.nt_min_bytes_nt_one_input : t.nt_min_bytes_nt);
 }
 
 void set_stream_threshold_bytes_for_testing(std::size_t bytes) {

@@ -30,7 +30,9 @@
 
 namespace bcast::kernels {
 
-std::size_t stream_threshold_bytes();
+// one_input: for an op whose output is at least 2/5 of the bytes it
+// touches (the tuning's nt_min_bytes.*.one_input).
+std::size_t stream_threshold_bytes(bool one_input);
 
 // The same decision for an op run as several tasks at once (a pool): each
 // core's cached stores then hit the shared last-level cache in parallel,
@@ -39,7 +41,7 @@ std::size_t stream_threshold_bytes();
 // from stream_threshold_bytes(), if larger or if the LLC size is unknown;
 // at most from 32 MiB).
 // Measured with `bcast_nt_crossover --threads 2` (docs/parallel.md).
-std::size_t split_stream_threshold_bytes();
+std::size_t split_stream_threshold_bytes(bool one_input);
 
 // Tests only: any threshold for both (1: every call streams); 0 restores
 // the tuning's.
