@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 namespace bcast::kernels::BCAST_KERNEL_ISA::simd {
@@ -50,7 +51,10 @@ struct ByteLanes<xsimd::fma3<xsimd::avx2>> {
         __m256i line = kSigned ? _mm256_packs_epi16(w0, w1) : _mm256_packus_epi16(w0, w1);
         // Packs work per 128-bit lane: dword 4L + j holds batch j's lanes 4L..4L+3.
         line = _mm256_permutevar8x32_epi32(line, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
-        line = kSigned ? _mm256_max_epi8(line, lowest) : _mm256_max_epu8(line, lowest);
+        // The byte type's own lowest (no activation clamp): the packs gave it.
+        if (o.lowest() > std::numeric_limits<Q>::min()) {
+            line = kSigned ? _mm256_max_epi8(line, lowest) : _mm256_max_epu8(line, lowest);
+        }
         if (stream) _mm256_stream_si256(reinterpret_cast<__m256i*>(p), line);
         else _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), line);
     }

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 namespace bcast::kernels::BCAST_KERNEL_ISA::simd {
@@ -58,8 +59,13 @@ struct ByteLanes<xsimd::sse2> {
         const __m128i lowest = _mm_set1_epi16(static_cast<int16_t>(o.lowest()));
         __m128i k[4];
         for (int j = 0; j < 4; ++j) k[j] = _mm_cvtps_epi32(_mm_min_ps(hi, q[j]));
-        const __m128i w0 = _mm_max_epi16(_mm_adds_epi16(_mm_packs_epi32(k[0], k[1]), zero_point), lowest);
-        const __m128i w1 = _mm_max_epi16(_mm_adds_epi16(_mm_packs_epi32(k[2], k[3]), zero_point), lowest);
+        __m128i w0 = _mm_adds_epi16(_mm_packs_epi32(k[0], k[1]), zero_point);
+        __m128i w1 = _mm_adds_epi16(_mm_packs_epi32(k[2], k[3]), zero_point);
+        // The byte type's own lowest (no activation clamp): the last pack gives it.
+        if (o.lowest() > std::numeric_limits<Q>::min()) {
+            w0 = _mm_max_epi16(w0, lowest);
+            w1 = _mm_max_epi16(w1, lowest);
+        }
         const __m128i line = std::is_signed_v<Q> ? _mm_packs_epi16(w0, w1) : _mm_packus_epi16(w0, w1);
         // A streamed call starts a whole 64-byte line (store_quantized's
         // contract) and steps 16 bytes: p is 16-byte aligned here.
