@@ -113,6 +113,16 @@ QuantBinaryFn checked_reciprocal_pairs(QuantBinaryFn reciprocal, QuantBinaryFn e
     return same_bytes(exact, reciprocal, params, true, nullptr, nullptr, byte_pairs) ? reciprocal : nullptr;
 }
 
+void pair_rows(QuantBinaryFn exact, const QuantBinaryParams& params, bool x_constant, unsigned char* rows) {
+    alignas(64) unsigned char x[kChunk], y[kChunk];
+    for (std::size_t c = 0;; ++c) {
+        const std::size_t n = byte_pairs(c, x, y);  // rows 4c..4c+3, in order
+        if (n == 0) return;
+        if (x_constant) exact(n, y, x, rows + c * kChunk, params, Stores{false, false});
+        else exact(n, x, y, rows + c * kChunk, params, Stores{false, false});
+    }
+}
+
 QuantBinaryFn affine_pattern_coefficients(bcast_opcode op, bool bytes_first, const AffineKernels& k,
                                           const float* row, std::size_t period, QuantBinaryParams& params,
                                           float* coeffs) {

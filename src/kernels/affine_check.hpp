@@ -24,6 +24,12 @@ QuantBinaryFn checked_affine_pairs(bcast_opcode op, const AffineKernels& k, Quan
 QuantBinaryFn checked_reciprocal_pairs(QuantBinaryFn reciprocal, QuantBinaryFn exact,
                                        const QuantBinaryParams& params);
 
+// Every pair's bytes by `exact` (both operands bytes) as 256 rows of 256
+// into rows[65536]: row v holds exact(k, v) at k where y is the constant
+// operand, exact(v, k) where x is (bytes as unsigned): what the row kernels
+// look a line up in (QuantBinaryParams::rows).
+void pair_rows(QuantBinaryFn exact, const QuantBinaryParams& params, bool x_constant, unsigned char* rows);
+
 // One operand bytes (x where bytes_first), the other a pattern whose period
 // of dequantized values is `row`: the offsets or slopes kernel for op (null
 // for others), with params.affine set and the pattern's coefficients in

@@ -70,8 +70,12 @@ using QuantBinaryFn = void (*)(std::size_t n, const void* x, const void* y, void
 struct QuantBinaryParams {
     QuantParams x, y, out;
     // Table-row kernels (one operand constant along the line): the register
-    // kernel of the same layout, which computes the row's 256 entries.
+    // kernel of the same layout, which computes the row's 256 entries; or,
+    // where planning computed every row (kernels/affine_check.hpp,
+    // pair_rows), those: the row for the constant byte v (as unsigned) at
+    // rows + 256 * v, and a line computes nothing.
     QuantBinaryFn row = nullptr;
+    const unsigned char* rows = nullptr;
     // The affine kernels' constant coefficients (AffineKernels).
     struct {
         float a = 0.0f, b = 0.0f, c = 0.0f;

@@ -55,6 +55,7 @@ std::string plan_fields(const Plan& p) {
         }
         // Lines this long run the affine kernel where it checks out exact.
         if (q.affine_min_line > 0) s += ",\"checked_affine_from\":" + std::to_string(q.affine_min_line);
+        if (q.quant_rows) s += ",\"byte_rows\":\"planned\"";
         return s;
     }
     std::string s = layout_json(p) + ",\"kernel\":" + quoted(inner_kind_name(p.kind, p.num_reads)) +

@@ -9,6 +9,7 @@
 #include "tuning/active_tuning.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -468,7 +469,18 @@ void choose_quant_binary(FusedPlan& p) {
     const kernels::QuantBinaryFn row = p.leaf_scalar[x] && read(y) == 0   ? k.sv_row
                                        : p.leaf_scalar[y] && read(x) == 0 ? k.vs_row
                                                                           : nullptr;
-    if (row) p.quant_binary = row;
+    if (row) {
+        p.quant_binary = row;
+        // A long op computes all 256 rows once (as the pairs checks cost),
+        // so that no line computes its own: on a Zen 4 guest that took 140
+        // ns per line, which cached stores do not hide.
+        if (k.vv && static_cast<uint64_t>(element_count(p.out)) >= kAffinePerCheck * 65536) {
+            auto rows = std::make_shared<std::vector<unsigned char>>(65536);
+            kernels::pair_rows(k.vv, p.quant_binary_params, p.leaf_scalar[x], rows->data());
+            p.quant_binary_params.rows = rows->data();
+            p.quant_rows = std::move(rows);
+        }
+    }
     if (p.quant_binary && !row) choose_checked(p, k);
     // Without a pattern nothing goes through slots: a line runs in one call
     // (a table row is built once per line, not once per block).

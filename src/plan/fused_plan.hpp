@@ -22,7 +22,9 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace bcast::plan {
 
@@ -111,6 +113,9 @@ struct FusedPlan : Layout {
     std::size_t affine_bytes_leaf = 0, affine_pattern_leaf = 0;
     std::size_t affine_slot = kNoSlot;
     std::size_t affine_min_line = 0;  // 0: none
+    // A row kernel's 256 rows, computed at planning where the op is long
+    // (quant_binary_params.rows points into them).
+    std::shared_ptr<const std::vector<unsigned char>> quant_rows;
     enum class CheckedPairs : unsigned char { kNone, kAffine, kReciprocal };
     CheckedPairs checked_pairs = CheckedPairs::kNone;
     std::array<Step, kMaxSteps> steps{};

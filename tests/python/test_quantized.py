@@ -585,6 +585,42 @@ def test_checked_reciprocal_with_a_pattern(lib, op, dtype):
                 assert not agrees
 
 
+def has_byte_lookup(lib):
+    """Whether this process runs the table-row kernels: AVX-512 in force on a
+    CPU with AVX512-VBMI (its byte permute)."""
+    lib.bcast_isa.restype = ctypes.c_char_p
+    with open("/proc/cpuinfo") as f:
+        vbmi = any(line.startswith("flags") and " avx512vbmi " in line + " " for line in f)
+    return vbmi and lib.bcast_isa() == b"avx512"
+
+
+@pytest.mark.parametrize("dtype", ["u8", "i8"])
+@pytest.mark.parametrize("op", ["ADD", "SUB", "MUL", "DIV", "MAX"])
+def test_long_per_row_ops_plan_every_byte_row(lib, op, dtype):
+    """One operand constant along each line (a per-row scalar, as per channel
+    NCHW), over 2 M elements: planning computes the 256 rows every line looks
+    up (`"byte_rows":"planned"` where the table-row kernels run), and every
+    pair of bytes, the constant first and second, gives the QDQ graph's."""
+    rng = np.random.default_rng(seed(op, dtype, "byte rows"))
+    lo, _ = RANGE[dtype]
+    lines = 4096
+    running = np.tile((np.arange(512) % 256 + lo).astype(NP_DT[dtype]), (lines, 1))
+    constant = ((np.arange(lines) * 7) % 256 + lo).astype(NP_DT[dtype]).reshape(lines, 1)
+    for params in [shift_params(((0.0213, 128), (0.0371, 133), (0.0517, 126)), dtype)] + random_params(rng, dtype, 2):
+        pa, pb, py = params
+        for a, b in ((running, constant), (constant, running)):
+            q = QOp(lib, op, dtype, [pa, pb], py)
+            want = qdq(op, a, b, pa, pb, py, dtype)
+            assert np.array_equal(q.run([a, b], np.empty(want.shape, NP_DT[dtype])), want), params
+            assert ('"byte_rows":"planned"' in q.describe()) == has_byte_lookup(lib), q.describe()
+    # A short op computes its rows line by line (nothing planned).
+    q = QOp(lib, op, dtype, [pa, pb], py)
+    a, b = running[:64], constant[:64]
+    want = qdq(op, a, b, pa, pb, py, dtype)
+    assert np.array_equal(q.run([a, b], np.empty(want.shape, NP_DT[dtype])), want)
+    assert '"byte_rows"' not in q.describe()
+
+
 @pytest.fixture
 def streaming(lib):
     """Every plan from here streams its stores (a tuning text for this host

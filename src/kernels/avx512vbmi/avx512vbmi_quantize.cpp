@@ -1,7 +1,8 @@
 // Quantized binary ops with one operand constant along the line, as a
 // 256-entry table row: the result is a function of the other operand's byte
 // alone, so the register kernel (params.row) computes it once per call for
-// all 256 bytes, exactly, and the line is a byte lookup: two vpermi2b over
+// all 256 bytes, exactly (or takes it from the rows planning computed:
+// QuantBinaryParams::rows), and the line is a byte lookup: two vpermi2b over
 // the row's four 64-byte quarters and a blend on the index's top bit, 64
 // bytes per step (streamed whole lines where the caller asks). Built with the avx512 flags and -mavx512vbmi; runs only
 // once cpu::cpu_features() has reported avx512vbmi.
@@ -35,14 +36,16 @@ constexpr std::size_t kMinRowLine = 512;
 template <bool XScalar>
 void row_lookup(std::size_t n, const void* x, const void* y, void* out, const QuantBinaryParams& p,
                 Stores stores) {
-    if (n < kMinRowLine) return p.row(n, x, y, out, p, stores);
-    alignas(64) unsigned char row[256];
-    if (XScalar) p.row(256, x, kAllBytes, row, p, false);
-    else p.row(256, kAllBytes, y, row, p, false);
+    if (n < kMinRowLine && p.rows == nullptr) return p.row(n, x, y, out, p, stores);
+    alignas(64) unsigned char built[256];
+    const unsigned char* row = built;
+    if (p.rows != nullptr) row = p.rows + 256 * std::size_t{*static_cast<const unsigned char*>(XScalar ? x : y)};
+    else if (XScalar) p.row(256, x, kAllBytes, built, p, false);
+    else p.row(256, kAllBytes, y, built, p, false);
     const auto* index = static_cast<const unsigned char*>(XScalar ? y : x);
     auto* o = static_cast<unsigned char*>(out);
-    const __m512i q0 = _mm512_load_si512(row), q1 = _mm512_load_si512(row + 64);
-    const __m512i q2 = _mm512_load_si512(row + 128), q3 = _mm512_load_si512(row + 192);
+    const __m512i q0 = _mm512_loadu_si512(row), q1 = _mm512_loadu_si512(row + 64);
+    const __m512i q2 = _mm512_loadu_si512(row + 128), q3 = _mm512_loadu_si512(row + 192);
     const auto lookup = [&](__m512i idx) {
         const __m512i low = _mm512_permutex2var_epi8(q0, idx, q1);
         const __m512i high = _mm512_permutex2var_epi8(q2, idx, q3);
