@@ -15,8 +15,12 @@ void usage_error(const std::string& message) { throw UsageError{message}; }
 namespace {
 
 // Writes all of data to an open file and closes it; "" or what went wrong.
-std::string write_and_close(std::FILE* f, const std::string& path, const void* data, std::size_t size) {
-    const bool ok = std::fwrite(data, 1, size, f) == size;
+// `sync`: on the disk before it closes (a file about to replace another by
+// rename, which a crash must not leave empty under the old name).
+std::string write_and_close(std::FILE* f, const std::string& path, const void* data, std::size_t size,
+                            bool sync = false) {
+    bool ok = std::fwrite(data, 1, size, f) == size;
+    if (ok && sync) ok = std::fflush(f) == 0 && ::fsync(::fileno(f)) == 0;
     const int write_errno = errno;
     if (std::fclose(f) != 0 || !ok) return path + ": " + std::strerror(ok ? errno : write_errno);
     return "";
@@ -66,7 +70,7 @@ std::string write_file_whole(const std::string& path, const void* data, std::siz
         std::remove(tmp.c_str());
         return path + ": " + std::strerror(errno);
     }
-    const std::string failed = write_and_close(f, path, data, size);
+    const std::string failed = write_and_close(f, path, data, size, true);
     if (!failed.empty()) {
         std::remove(tmp.c_str());
         return failed;

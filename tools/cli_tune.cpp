@@ -84,7 +84,7 @@ std::string mib(uint64_t bytes) {
 class Tuner {
 public:
     Tuner(const TuningState& s, bool quick, bool verbose, bcast_pool* pool, std::size_t threads)
-        : key_(s.key), builtin_(s.defaults), tuned_(s.defaults), quick_(quick), verbose_(verbose), pool_(pool),
+        : key_(s.key), builtin_(s.defaults), tuned_(s.defaults), quick_(quick), verbose_(verbose),
           threads_(threads), single_(quick, nullptr, 1), multi_(quick, pool, 2) {}
 
     void run() {
@@ -129,7 +129,6 @@ private:
     Tuning builtin_, tuned_;
     bool quick_;
     bool verbose_;
-    bcast_pool* pool_;
     std::size_t threads_;
     Rounds single_, multi_;
     std::vector<Line> lines_;
