@@ -35,7 +35,8 @@ def apply(op, values, *, rule="numpy", axis=-1, out=None, dtype=None, condition=
     scalar for a 0-d result, or `out`). condition: values[0] is SELECT's bool
     condition. target: broadcast every input to this shape under expand_mode
     (OpenVINO Broadcast / ONNX Expand). threads: _pool.pool_for's."""
-    what = "bcast." + op
+    # A target is bcast.expand's call (bcast.copy is its other name).
+    what = "bcast." + ("expand" if target is not None else op)
     if not values:
         raise TypeError("%s: no arrays given" % what)
     if type(out) is tuple:  # numpy accepts out=(array,)

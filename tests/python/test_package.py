@@ -604,6 +604,15 @@ def test_expand_needs_a_target_shape():
     assert_same(bcast.expand(x, 3), x)
 
 
+def test_expand_errors_name_expand():
+    """Its messages name the function the caller called (not the copy op)."""
+    x = rand((3,))
+    with pytest.raises(ValueError, match=r"^bcast\.expand: out has shape \(4,\)"):
+        bcast.expand(x, (3,), out=np.empty(4, x.dtype))
+    with pytest.raises(ValueError, match=r"^bcast\.expand: out"):
+        bcast.expand(x, (3,), out=np.empty(3, x.dtype)[::-1][:2])
+
+
 HUGE = 2 ** 64 + 3  # ctypes would keep HUGE % 2**64 == 3
 
 
