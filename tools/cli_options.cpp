@@ -56,9 +56,11 @@ Options parse_options(int argc, char** argv, int first, unsigned groups) {
     // An option that takes one value is given once (--node and --quant
     // repeat by design); a second one is an error, not a silent override.
     std::vector<std::string> given;
-    const auto once = [&given](const char* option) {
-        if (std::find(given.begin(), given.end(), option) != given.end())
-            usage_error(std::string(option) + " given twice");
+    std::string name;  // the option as spelled (-e, --mode: --expand's other names)
+    const auto once = [&given, &name](const char* option) {
+        if (std::find(given.begin(), given.end(), option) != given.end()) {
+            usage_error(name + " given twice" + (name == option ? "" : std::string(" (another name of ") + option + ")"));
+        }
         given.emplace_back(option);
     };
     for (int i = first; i < argc; ++i) {
@@ -74,7 +76,8 @@ Options parse_options(int argc, char** argv, int first, unsigned groups) {
             o.args.push_back(arg);
             continue;
         }
-        std::string name = arg, value;
+        name = arg;
+        std::string value;
         bool has_inline_value = false;
         const size_t eq = arg.find('=');
         if (arg.compare(0, 2, "--") == 0 && eq != std::string::npos) {
