@@ -256,7 +256,6 @@ private:
             std::vector<Workload> w;
             w.push_back(workload(s));
             Comparison r = rounds.compare({text(stream)}, text(cached), w, {});
-            detail("streaming at " + mib(s), r, 0, "cached stores'");
             dot();
             return r;
         };
@@ -280,6 +279,7 @@ private:
             }
             find_first();
         }
+        for (std::size_t i = 0; i < sizes.size(); ++i) detail("streaming at " + mib(sizes[i]), c[i], 0, "cached stores'");
         const uint64_t builtin = builtin_.*member;
         uint64_t chosen = builtin;
         double gain = 0;

@@ -489,9 +489,10 @@ void choose_quant_binary(FusedPlan& p) {
 
 // How the chain reads each leaf. Runs read in place come from memory (and
 // are prefetched) when the expression touches more than the split-stream
-// threshold (about half the last-level cache: p.stream_split): below it they
-// come from cache, where prefetching them costs more than it saves
-// (docs/fusion.md).
+// threshold of its kind (about half the last-level cache, built in:
+// p.stream_split, the one_input value for a chain whose output is 2/5 of
+// what it touches): below it they come from cache, where prefetching them
+// costs more than it saves (docs/fusion.md).
 void set_chain_leaves(FusedPlan& p) {
     const bool from_memory = p.stream_split;
     p.chain_whole_lines = p.chain != nullptr;

@@ -6,10 +6,12 @@
 #include "kernels/simd/stream_threshold.hpp"
 #include "plan/plan.hpp"
 #include "rules/rules.hpp"
+#include "tuning/active_tuning.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <initializer_list>
+#include <string>
 #include <vector>
 
 using namespace bcast;
@@ -283,6 +285,48 @@ TEST_CASE("non-temporal stores are decided once per op from the bytes it touches
     // cache-sized op out of it and puts a 64 MiB one in.
     CHECK_FALSE(make_plan(BCAST_OP_ADD, {shape({1, 512, 7, 7}), shape({1, 512, 1, 1})}).stream);
     CHECK(make_plan(BCAST_OP_ADD, {shape({64, 1, 4096}), shape({1, 64, 1})}).stream);
+}
+
+// The output's share picks the pair of thresholds: 2/5 or more of the bytes
+// touched (one running input) reads the one_input values, on one thread
+// (stream) and split into tasks (stream_split).
+TEST_CASE("an op whose output is 2/5 of what it touches streams from the one_input thresholds", "[plan]") {
+    struct Restore {
+        ~Restore() { tuning::restore_lookup(); }
+    } restore;
+    const std::string d = tuning::describe_json();
+    const std::size_t at = d.find("\"key\":{");
+    REQUIRE(at != std::string::npos);
+    const std::string key = d.substr(at, d.find('}', at) + 1 - at);
+    const auto load = [&](const char* one_thread, const char* split, const char* one_input_1t,
+                          const char* one_input_nt) {
+        return tuning::load_text(std::string("{\"format\":1,\"kernel_gen\":1,") + key + ",\"choices\":{" +
+                                 "\"nt_min_bytes.1t\":" + one_thread + ",\"nt_min_bytes.nt\":" + split +
+                                 ",\"nt_min_bytes.1t.one_input\":" + one_input_1t +
+                                 ",\"nt_min_bytes.nt.one_input\":" + one_input_nt + "}}");
+    };
+    const char* never = "1099511627776";
+    // Output 1/3 (two running inputs), exactly 2/5 ((2,512) + (512): 4 KiB of
+    // 10 KiB) and 1/2.
+    const auto plan_of = [](int i) {
+        return i == 0   ? make_plan(BCAST_OP_ADD, {shape({65536}), shape({65536})})
+               : i == 1 ? make_plan(BCAST_OP_ADD, {shape({2, 512}), shape({512})})
+                        : make_plan(BCAST_OP_ADD, {shape({65536}), shape({1})});
+    };
+    REQUIRE(load("4096", never, never, "4096") == "");
+    for (int i = 0; i < 3; ++i) {
+        INFO(i);
+        const plan::Plan p = plan_of(i);
+        CHECK(p.stream == (i == 0));
+        CHECK(p.stream_split == (i != 0));
+    }
+    REQUIRE(load(never, "4096", "4096", never) == "");
+    for (int i = 0; i < 3; ++i) {
+        INFO(i);
+        const plan::Plan p = plan_of(i);
+        CHECK(p.stream == (i != 0));
+        CHECK(p.stream_split == (i == 0));
+    }
 }
 
 // Split into tasks, an op streams only from a larger size (the cores' cached

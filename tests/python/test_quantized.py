@@ -560,12 +560,17 @@ def test_checked_reciprocal_with_a_pattern(lib, op, dtype):
     meets 32 times, pattern first and second: the plan takes the reciprocal
     kernel exactly where numpy says the reciprocal gives all 65,536 pairs'
     bytes (the pattern's values are the bytes dequantized, so the same pairs
-    decide), and the output is the QDQ graph's either way."""
+    decide), and the output is the QDQ graph's either way. The running
+    operand is two halves apart in memory, so each line stays below the
+    affine kernels' check (32 x 256 x the period) and the reciprocal kernel
+    writes every byte of ADD, SUB and MUL too."""
     skip_without_register_kernels(lib, op, dtype)
     rng = np.random.default_rng(seed(op, dtype, "pattern reciprocal"))
     lo, _ = RANGE[dtype]
     row = np.arange(256)
-    running = ((np.arange(8192)[:, None] + row[None, :]) % 256 + lo).astype(NP_DT[dtype])
+    halves = np.empty((2, 4097, 256), NP_DT[dtype])[:, :4096, :]
+    halves[...] = ((np.arange(4096)[:, None] + row[None, :]) % 256 + lo).astype(NP_DT[dtype])
+    running = halves
     pattern = (row + lo).astype(NP_DT[dtype])
     bench = shift_params(((0.0213, 128), (0.0371, 133), (0.0517, 126)), dtype)
     ties = shift_params(((0.02, 3), (0.05, 7), (0.04, 5)), dtype)
@@ -577,7 +582,8 @@ def test_checked_reciprocal_with_a_pattern(lib, op, dtype):
             want = qdq(op, a, b, pa, pb, py, dtype)
             assert np.array_equal(q.run([a, b], np.empty(want.shape, NP_DT[dtype])), want), params
             plan = json.loads(q.describe())
-            assert "period" in plan, plan
+            assert plan.get("period") == 256, plan
+            assert plan["loops"][-1]["extent"] < plan.get("checked_affine_from", 2 ** 62), plan
             assert (plan["requantize"] == "checked reciprocal") == agrees, (params, plan["requantize"])
             if params is bench:
                 assert agrees
@@ -590,7 +596,7 @@ def has_byte_lookup(lib):
     CPU with AVX512-VBMI (its byte permute)."""
     lib.bcast_isa.restype = ctypes.c_char_p
     with open("/proc/cpuinfo") as f:
-        vbmi = any(line.startswith("flags") and " avx512vbmi " in line + " " for line in f)
+        vbmi = any(line.startswith("flags") and "avx512vbmi" in line.split() for line in f)
     return vbmi and lib.bcast_isa() == b"avx512"
 
 
