@@ -392,6 +392,12 @@ void choose_chain(FusedPlan& p) {
 // times longer.
 constexpr std::size_t kAffinePerCheck = 32;
 
+// Whether the op is long enough for planning to run the exact kernel over
+// all 65,536 byte pairs (to check a kernel against it, or to tabulate it).
+bool pays_for_pairs(const FusedPlan& p) {
+    return static_cast<uint64_t>(element_count(p.out)) >= kAffinePerCheck * 65536;
+}
+
 // The checked kernels of a quantized binary op (kernels/affine_check.hpp):
 // over two byte operands, checked now, the affine kernel of an ADD, SUB or
 // MUL, else the reciprocal one; over bytes and a pattern, the reciprocal
@@ -404,7 +410,7 @@ void choose_checked(FusedPlan& p, const kernels::QuantBinaryKernels& k) {
     const bool linear = op == BCAST_OP_ADD || op == BCAST_OP_SUB || op == BCAST_OP_MUL;
     if (p.leaf_period[x] == 0 && p.leaf_period[y] == 0) {
         if (p.leaf_scalar[x] || p.leaf_scalar[y]) return;
-        if (static_cast<uint64_t>(element_count(p.out)) < kAffinePerCheck * 65536) return;
+        if (!pays_for_pairs(p)) return;
         using Checked = FusedPlan::CheckedPairs;
         kernels::QuantBinaryFn fn = nullptr;
         if (linear && (fn = kernels::checked_affine_pairs(op, k.affine, p.quant_binary, p.quant_binary_params))) {
@@ -419,7 +425,7 @@ void choose_checked(FusedPlan& p, const kernels::QuantBinaryKernels& k) {
     // The pattern holds the bytes' dequantized values, so the pairs that
     // check the reciprocal over two byte operands check it here too.
     const kernels::QuantBinaryFn reciprocal = pattern_x ? k.fv_reciprocal : k.vf_reciprocal;
-    if (reciprocal && static_cast<uint64_t>(element_count(p.out)) >= kAffinePerCheck * 65536 &&
+    if (reciprocal && pays_for_pairs(p) &&
         kernels::checked_reciprocal_pairs(k.vv_reciprocal, k.vv, p.quant_binary_params)) {
         p.quant_binary = reciprocal;
         p.checked_pairs = FusedPlan::CheckedPairs::kReciprocal;
@@ -463,7 +469,7 @@ void choose_quant_binary(FusedPlan& p) {
     const kernels::QuantBinaryFn by_reads[3][3] = {
         {k.vv, k.vs, k.vf}, {k.sv, nullptr, nullptr}, {k.fv, nullptr, nullptr}};
     p.quant_binary = by_reads[read(x)][read(y)];
-    p.quant_binary_params = {p.leaf_quant[x], p.leaf_quant[y], p.out_quant, p.quant_binary, {}};
+    p.quant_binary_params = {p.leaf_quant[x], p.leaf_quant[y], p.out_quant, p.quant_binary, nullptr, {}};
     // A table row indexes the other operand's bytes: read in place, not a
     // pattern (whose register kernel does not exist to build the row).
     const kernels::QuantBinaryFn row = p.leaf_scalar[x] && read(y) == 0   ? k.sv_row
@@ -474,7 +480,7 @@ void choose_quant_binary(FusedPlan& p) {
         // A long op computes all 256 rows once (as the pairs checks cost),
         // so that no line computes its own: on a Zen 4 guest that took 140
         // ns per line, which cached stores do not hide.
-        if (k.vv && static_cast<uint64_t>(element_count(p.out)) >= kAffinePerCheck * 65536) {
+        if (k.vv && pays_for_pairs(p)) {
             auto rows = std::make_shared<std::vector<unsigned char>>(65536);
             kernels::pair_rows(k.vv, p.quant_binary_params, p.leaf_scalar[x], rows->data());
             p.quant_binary_params.rows = rows->data();

@@ -104,8 +104,8 @@ Builtin builtin_tuning(const kernels::cpu::CpuFeatures& f) {
     t.nt_min_bytes_1t = one_thread_threshold();
     t.nt_min_bytes_nt = split_threshold(t.nt_min_bytes_1t);
     // One running input: the same until hosts other than one Zen 4 guest
-    // say otherwise (there, streaming took 1.2-1.3x of cached stores' time
-    // up to 8 MiB touched; docs/kernels.md, "Tuning").
+    // say otherwise (there, streaming took 1.2-1.8x of cached stores' time
+    // up to 8 MiB touched; docs/kernels.md, "One running input").
     t.nt_min_bytes_1t_one_input = t.nt_min_bytes_1t;
     t.nt_min_bytes_nt_one_input = t.nt_min_bytes_nt;
     // Ops split from 256 KiB moved: two tasks of 144 KiB or more beat one
