@@ -448,6 +448,37 @@ TEST_CASE("cpu vendor, family and model match /proc/cpuinfo", "[simd][host-cpu]"
 #endif
 }
 
+// One running input on Zen 4: cached stores up to the crossovers two guests
+// measured (docs/kernels.md, "One running input": 10-19 MiB touched on one
+// thread, 22-38 MiB over two, L3 32 MiB); every other family keeps its pair's
+// values. The built-in reads this host's LLC, whatever the features say.
+TEST_CASE("built-in tuning: one running input streams later on Zen 4 only", "[simd][tuning]") {
+    bcast::kernels::cpu::CpuFeatures zen4, zen3;
+    std::strcpy(zen4.vendor, "AuthenticAMD");
+    std::strcpy(zen3.vendor, "AuthenticAMD");
+    zen4.family = zen3.family = 25;
+    zen4.model = 17;
+    zen3.model = 1;
+    const auto z3 = bcast::tuning::builtin_tuning(zen3);
+    CHECK(std::string(z3.name) == "zen3");
+    CHECK(z3.tuning.nt_min_bytes_1t_one_input == z3.tuning.nt_min_bytes_1t);
+    CHECK(z3.tuning.nt_min_bytes_nt_one_input == z3.tuning.nt_min_bytes_nt);
+    const auto z4 = bcast::tuning::builtin_tuning(zen4);
+    CHECK(std::string(z4.name) == "zen4");
+    CHECK(z4.tuning.nt_min_bytes_1t == z3.tuning.nt_min_bytes_1t);
+    CHECK(z4.tuning.nt_min_bytes_1t_one_input >= z4.tuning.nt_min_bytes_1t);
+    CHECK(z4.tuning.nt_min_bytes_nt_one_input >= z4.tuning.nt_min_bytes_nt);
+    std::ifstream l3("/sys/devices/system/cpu/cpu0/cache/index3/size");
+    std::string size;
+    if (l3 >> size && size == "32768K") {
+        constexpr uint64_t kMiB = uint64_t{1} << 20;
+        CHECK(z4.tuning.nt_min_bytes_1t_one_input >= 10 * kMiB);
+        CHECK(z4.tuning.nt_min_bytes_1t_one_input <= 19 * kMiB);
+        CHECK(z4.tuning.nt_min_bytes_nt_one_input >= 22 * kMiB);
+        CHECK(z4.tuning.nt_min_bytes_nt_one_input <= 38 * kMiB);
+    }
+}
+
 // Where the CPU has AVX512-FP16, the avx512 table's f16 + - * / come from
 // the native-half kernels (checked above like any slot); the F16C ones they
 // hide are checked here, and so is which of the two dispatch picked.
