@@ -28,6 +28,8 @@ const Kind kRule = {"rule", bcast_rule_name, bcast_rule_from_name, ", "};
 const Kind kMode = {"expand mode", bcast_expand_mode_name, bcast_expand_mode_from_name, ", "};
 const Kind kOp = {"op", bcast_opcode_name, bcast_opcode_from_name, " "};
 const Kind kDtype = {"dtype", bcast_dtype_name, bcast_dtype_from_name, " "};
+// Kernel sets have no value of their own: bcast_set_max_isa takes the name.
+const Kind kIsa = {"ISA", bcast_isa_name, nullptr, ", "};
 
 const Alias kRuleAliases[] = {{"multidirectional", "numpy"}, {"legacy", "onnx_legacy"}};
 const Alias kOpAliases[] = {
@@ -104,7 +106,8 @@ std::string with_names(const char* help) {
     static const struct {
         const char* placeholder;
         const Kind* kind;
-    } kLists[] = {{"{OPS}", &kOp}, {"{DTYPES}", &kDtype}, {"{RULES}", &kRule}, {"{MODES}", &kMode}};
+    } kLists[] = {{"{OPS}", &kOp}, {"{DTYPES}", &kDtype}, {"{RULES}", &kRule}, {"{MODES}", &kMode},
+                   {"{ISAS}", &kIsa}};
     std::string text = help;
     for (const auto& list : kLists) {
         for (size_t at; (at = text.find(list.placeholder)) != std::string::npos;) {

@@ -17,7 +17,7 @@ int32_t parse_dtype(const std::string& text);
 // The library's short dtype name ("f32", "bool"); "?" for unknown values.
 const char* dtype_name(int32_t dtype);
 
-// `help` with each {OPS}, {DTYPES}, {RULES} and {MODES} replaced by the
+// `help` with each {OPS}, {DTYPES}, {RULES}, {MODES} and {ISAS} replaced by the
 // library's names, lower case, separated by ", " (OPS: by blanks) and wrapped
 // at 80 columns under the column the placeholder starts at.
 std::string with_names(const char* help);

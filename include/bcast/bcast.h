@@ -796,6 +796,12 @@ BCAST_API const char* bcast_isa(void) BCAST_NOEXCEPT;
  * or an unknown name. Thread-safe. */
 BCAST_API bcast_status bcast_set_max_isa(const char* name) BCAST_NOEXCEPT;
 
+/* The names bcast_set_max_isa takes, by index from 0: every kernel set this
+ * library knows, of any architecture, whether or not this build or CPU has it
+ * ("scalar" first); NULL past the last and for a negative index. Static text.
+ * Thread-safe. (Since 1.4.) */
+BCAST_API const char* bcast_isa_name(int32_t index) BCAST_NOEXCEPT;
+
 /* ------------------------------------------------------------------------ */
 /* Tuning (since 1.4): the host's measured choices                           */
 /* ------------------------------------------------------------------------ */

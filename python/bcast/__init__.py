@@ -29,7 +29,7 @@ from ._fuse import Fused, fuse
 from ._op import Op
 from ._pool import Pool
 from ._plans import clear_plan_cache, plan_cache_info, set_plan_cache_size
-from .info import explain, isa, set_max_isa, version
+from .info import explain, isa, isa_names, set_max_isa, version
 from .ops import *  # noqa: F401,F403 (one function per op, listed in ops.__all__)
 from .ops import __all__ as _ops
 from .shapes import infer_expand_shape, infer_shape
@@ -40,7 +40,7 @@ __version__ = "1.4.0"
 
 __all__ = list(_ops) + [
     "infer_partial_shape", "infer_partial_expand_shape", "Conditions", "qlinear",
-    "Op", "Pool", "fuse", "Fused", "plan_cache_info", "set_plan_cache_size", "clear_plan_cache", "infer_shape", "infer_expand_shape", "explain", "isa", "set_max_isa", "version",
+    "Op", "Pool", "fuse", "Fused", "plan_cache_info", "set_plan_cache_size", "clear_plan_cache", "infer_shape", "infer_expand_shape", "explain", "isa", "isa_names", "set_max_isa", "version",
     "BcastError", "InvalidArgumentError", "IncompatibleShapesError", "UnsupportedError",
     "OutOfMemoryError", "SizeOverflowError", "InvalidStateError", "InternalError",
     "ThreadError",

@@ -48,6 +48,7 @@ _PROTOTYPES = {
     "bcast_op_destroy": (None, [c_void_p]),
     "bcast_op_set_quantization": (c_i32, [c_void_p, c_size, ctypes.c_float, c_i32]),
     "bcast_isa": (ctypes.c_char_p, []),
+    "bcast_isa_name": (ctypes.c_char_p, [c_i32]),
     "bcast_set_max_isa": (c_i32, [ctypes.c_char_p]),
     "bcast_pool_create": (c_i32, [c_size, P_void_p]),
     "bcast_pool_threads": (c_size, [c_void_p]),

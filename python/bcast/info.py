@@ -51,8 +51,17 @@ def explain(*shapes_or_arrays, op="add", dtype=None, rule="numpy", axis=-1,
 
 
 def isa():
-    """The kernel set new plans use: "avx512", "avx2", "sse2", "neon" or "scalar"."""
+    """The kernel set new plans use, one of isa_names()."""
     return lib.bcast_isa().decode()
+
+
+def isa_names():
+    """Every kernel set name set_max_isa takes, as the library lists them
+    ("scalar" first), whether or not this build or CPU has it."""
+    names = []
+    while (name := lib.bcast_isa_name(len(names))) is not None:
+        names.append(name.decode())
+    return tuple(names)
 
 
 def set_max_isa(name):

@@ -50,24 +50,20 @@ const IsaInfo* simd_info(Isa isa) {
     return index >= 0 && index < kCount ? &kSimdIsas[index] : nullptr;  // scalar: none
 }
 
+const char* isa_name(Isa isa) {
+    const IsaInfo* info = simd_info(isa);
+    return info ? info->name : "scalar";
+}
+
 bool parse_isa(const char* name, Isa* out) {
     if (!name) return false;
-    if (std::strcmp(name, "scalar") == 0) {
-        *out = Isa::scalar;
-        return true;
-    }
-    for (const IsaInfo& info : kSimdIsas) {
-        if (std::strcmp(info.name, name) == 0) {
-            *out = info.isa;
+    for (int i = 0; isa_name_at(i) != nullptr; ++i) {
+        if (std::strcmp(isa_name_at(i), name) == 0) {
+            *out = static_cast<Isa>(i);
             return true;
         }
     }
     return false;
-}
-
-const char* isa_name(Isa isa) {
-    const IsaInfo* info = simd_info(isa);
-    return info ? info->name : "scalar";
 }
 
 int cap_from_environment() {
@@ -245,6 +241,11 @@ QuantBinaryKernels isa_quant_binary_kernels(const char* name, bcast_opcode kerne
 }
 
 const char* active_isa_name() { return isa_name(active_isa()); }
+
+const char* isa_name_at(int index) {
+    constexpr int kCount = static_cast<int>(sizeof(kSimdIsas) / sizeof(kSimdIsas[0]));
+    return index >= 0 && index <= kCount ? isa_name(static_cast<Isa>(index)) : nullptr;
+}
 
 bool set_max_isa(const char* name) {
     Isa cap;

@@ -36,6 +36,10 @@ QuantBinaryKernels select_quant_binary(bcast_opcode kernel_op, bcast_dtype dtype
 // Name of the ISA new plans use ("scalar", "sse2", "avx2", "avx512", "neon").
 const char* active_isa_name();
 
+// The name of every ISA this library knows, of any architecture, by index:
+// "scalar" first, then kernels/isas.hpp's list; nullptr past the last.
+const char* isa_name_at(int index);
+
 // Caps the ISA; false for an unknown name (nothing changes then). Plans
 // already made keep the kernels they copied.
 bool set_max_isa(const char* name);

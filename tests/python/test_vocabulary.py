@@ -36,6 +36,8 @@ LIB.bcast_op_output_dtype.argtypes = [ctypes.c_int32, ctypes.c_int32,
 LIB.bcast_op_supports.restype = ctypes.c_int32
 LIB.bcast_op_supports.argtypes = [ctypes.c_int32, ctypes.c_int32]
 LIB.bcast_last_error.restype = ctypes.c_char_p
+LIB.bcast_isa_name.restype = ctypes.c_char_p
+LIB.bcast_isa_name.argtypes = [ctypes.c_int32]
 
 # Names a copy may hold beyond the library's: alias -> the library's name.
 RULE_ALIASES = {"multidirectional": "numpy"}  # ONNX's name for the numpy rule
@@ -121,7 +123,7 @@ def test_bool_result_ops():
 
 
 # The man page lists each kind after "one of:", up to "(" or ".".
-MAN_LISTS = {"op": "opcode", "dtype": "dtype", "rule": "rule", "expand": "expand_mode"}
+MAN_LISTS = {"op": "opcode", "dtype": "dtype", "rule": "rule", "expand": "expand_mode", "isa": "isa"}
 
 
 def man_page_list(option):
@@ -154,6 +156,29 @@ def test_cli_help_lists_the_library_names():
     assert ops == [n.lower() for n in names("opcode")]
     dtypes = re.search(r"--dtype DT +(.*)\n", help_text).group(1).split()
     assert dtypes == names("dtype")
+    isas = re.search(r"--isa NAME .*one of:\n\s+(.*)\n", help_text).group(1)
+    assert isas.split(", ") == names("isa")
+
+
+def test_isa_names():
+    """Every kernel set the dispatch knows, and the cap takes each of them."""
+    import bcast
+    listed = names("isa")
+    assert listed[0] == "scalar" and {"sse2", "avx2", "avx512", "neon"} <= set(listed)
+    assert LIB.bcast_isa_name(-1) is None
+    assert bcast.isa_names() == tuple(listed)
+    assert bcast.isa() in listed
+    LIB.bcast_set_max_isa.argtypes = [ctypes.c_char_p]
+    LIB.bcast_isa.restype = ctypes.c_char_p
+    in_force = LIB.bcast_isa()
+    try:
+        for name in listed:
+            assert LIB.bcast_set_max_isa(name.encode()) == 0, name
+        assert LIB.bcast_set_max_isa(b"avx3") != 0
+        message = LIB.bcast_last_error().decode()
+        assert message.endswith("(expected one of: %s)" % ", ".join(listed)), message
+    finally:
+        LIB.bcast_set_max_isa(in_force)  # what was in force: the best up to it
 
 
 def test_every_op_has_its_python_function():
