@@ -310,9 +310,16 @@ def as_axes_mapping(value, what):
 
 def as_target_shape(shape):
     """A target shape (expand, Broadcast, ONNX Expand): as as_shape, but an
-    integer array of at most one dimension holds the extents, as ONNX's shape
-    tensor does, instead of standing for its own shape."""
-    if isinstance(shape, np.ndarray) and shape.ndim <= 1 and shape.dtype.kind in "iu":
+    array holds the extents, as ONNX's shape tensor does, instead of standing
+    for its own shape: so it must be an integer array of at most one
+    dimension (a float or 2-D one would otherwise give a shape nobody asked
+    for)."""
+    if isinstance(shape, np.ndarray):
+        if shape.dtype.kind not in "iu":
+            raise TypeError("a target shape array must hold integers, not %s" % shape.dtype)
+        if shape.ndim > 1:
+            raise ValueError("a target shape array must have at most one dimension, not shape %s"
+                             % (shape.shape,))
         return tuple(as_i64(v, "a shape's extent") for v in shape.reshape(-1).tolist())
     return as_shape(shape)
 

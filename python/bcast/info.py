@@ -13,25 +13,36 @@ def explain(*shapes_or_arrays, op="add", dtype=None, rule="numpy", axis=-1,
             target_shape=None, mode="bidirectional", axes_mapping=None):
     """The plan bcast would run, as a dict (bcast_op_describe's JSON): output
     shape, the coalesced loops with per-operand element strides, the inner
-    kernel kind and the ISA. Arrays contribute their shape and strides (and,
-    with dtype=None, their dtype: the first non-bool one for select); plain
-    shapes are contiguous; dtype otherwise defaults to float32. With
+    kernel kind and the ISA. Arrays contribute their shape and strides as a
+    call would run them (one whose strides are not whole elements as its
+    copy) and, with dtype=None, their dtype, on which they must agree as in a
+    call (for select: all but the condition); dtype= converts them as a call
+    does. Plain shapes are contiguous; dtype otherwise defaults to float32. With
     target_shape (or op="copy"), every input is broadcast to the target under
     `mode`, as bcast.expand does."""
+    what = "bcast.explain"
+    # The arrays as a call would run them: their dtypes agree (or convert to
+    # dtype=), and one whose strides are not whole elements is copied.
+    items = list(shapes_or_arrays)
+    select = _enums.opcode(op) == _enums.OPCODES["select"]
+    data = [k for k, item in enumerate(items) if isinstance(item, np.ndarray) and not (select and k == 0)]
+    if data:
+        prepared, code, storage = _arrays.prepare_data([items[k] for k in data], dtype, what,
+                                                       takes_dtype=True)
+        for k, arr in zip(data, prepared):
+            items[k] = arr
+    else:
+        code, storage = _arrays.storage_dtype(np.float32 if dtype is None else dtype)
+    if select and items and isinstance(items[0], np.ndarray):
+        items[0] = _arrays.usable(_arrays.prepare_condition(items[0], what))
     shapes, strides = [], []
-    for item in shapes_or_arrays:
+    for item in items:
         if isinstance(item, np.ndarray):
             shapes.append(item.shape)
             strides.append(_arrays.element_strides(item))
         else:
             shapes.append(_arrays.as_shape(item))
             strides.append(None)
-    if dtype is None:
-        dtypes = [a.dtype for a in shapes_or_arrays if isinstance(a, np.ndarray)]
-        if op == "select":
-            dtypes = dtypes[1:]
-        dtype = dtypes[0] if dtypes else np.float32
-    code, storage = _arrays.storage_dtype(dtype)
     contiguous = [s is None for s in strides]
     table = Shapes(shapes, None if all(contiguous) else [
         contiguous_strides(shape) if s is None else s for shape, s in zip(shapes, strides)])
@@ -40,7 +51,6 @@ def explain(*shapes_or_arrays, op="add", dtype=None, rule="numpy", axis=-1,
         raise ValueError("bcast.explain: op='copy' needs target_shape")
     rule_code = None if expanding else _enums.rule_code(rule)
     mode_code = _enums.expand_mode_code(mode) if expanding else None
-    what = "bcast.explain"
     axes_mapping = _arrays.as_axes_mapping(axes_mapping, what)
     handle = new_handle(_enums.opcode(op), code, rule_code, _arrays.as_axis(axis, what), mode_code)
     result_dtype = np.dtype(np.bool_) if _enums._key(op, "op") in _enums.BOOL_RESULT_OPS else storage

@@ -431,6 +431,23 @@ def test_explain_returns_the_plan():
         bcast.explain((3,), (4,))
 
 
+def test_explain_sees_the_arrays_a_call_would_run():
+    """Not the caller's view where a call copies it, and not a dtype a call refuses."""
+    raw = np.zeros(40, np.float32)
+    odd = np.lib.stride_tricks.as_strided(raw, (3,), (10,))  # 2.5 elements apart
+    assert bcast.explain(odd, (3,))["loops"] == [{"extent": 3, "strides": [1, 1, 1]}]
+    f32, f64 = np.zeros(3, np.float32), np.zeros(3, np.float64)
+    with pytest.raises(TypeError, match="different dtypes float32 and float64"):
+        bcast.explain(f32, f64)
+    with pytest.raises(TypeError, match="different dtypes"):
+        bcast.add(f32, f64)
+    assert bcast.explain(f32, f64, dtype="f64")["dtype"] == "f64"  # converted, as add(dtype=) does
+    cond = np.array([True, False, True])
+    assert bcast.explain(cond, f64, f64, op="select")["dtype"] == "f64"
+    with pytest.raises(TypeError, match="condition must be a bool array"):
+        bcast.explain(f64, f64, f64, op="select")
+
+
 def test_isa_version_and_set_max_isa():
     assert bcast.isa() in ("avx512", "avx2", "sse2", "neon", "scalar")
     assert bcast.version().split(".")[0] == "1"
@@ -694,6 +711,23 @@ def test_target_shapes_given_as_numpy_integers():
     assert bcast.infer_expand_shape((3,), np.array([2, 3])) == (2, 3)
     assert bcast.infer_shape(np.int64(5), (5,)) == (5,)
     assert bcast.infer_shape(np.ones((3, 1)), np.ones(5)) == (3, 5)  # an array stands for its shape
+
+
+@pytest.mark.parametrize("call", [
+    lambda t: bcast.expand(np.ones(1, np.float32), t),
+    lambda t: bcast.infer_expand_shape((1,), t),
+    lambda t: bcast.Op("copy", "f32").plan([(1,)], target=t),
+    lambda t: bcast.explain((1,), target_shape=t),
+], ids=["expand", "infer_expand_shape", "Op.plan", "explain"])
+def test_target_shape_arrays_hold_extents_or_are_refused(call):
+    """A target array is a shape tensor: [5., 3.] or [[5, 3]] would otherwise
+    stand for their own shapes (2,) and (1, 2)."""
+    with pytest.raises(TypeError, match="must hold integers, not float64"):
+        call(np.array([5.0, 3.0]))
+    with pytest.raises(TypeError, match="must hold integers, not bool"):
+        call(np.array([True, True]))
+    with pytest.raises(ValueError, match=r"at most one dimension, not shape \(1, 2\)"):
+        call(np.array([[5, 3]]))
 
 
 def test_out_subclasses_that_redefine_their_layout_are_refused():
