@@ -44,6 +44,9 @@ std::string write_file_whole(const std::string& path, const void* data, std::siz
     struct stat st {};
     const bool exists = ::stat(path.c_str(), &st) == 0;
     if (exists) {
+        // Renaming over a file needs only the directory's permission: a file
+        // this user may not write is refused as writing it would be.
+        if (::access(path.c_str(), W_OK) != 0) return path + ": " + std::strerror(errno);
         if (!S_ISREG(st.st_mode) || st.st_nlink > 1) return write_in_place(path, data, size);
         if (char* resolved = ::realpath(path.c_str(), nullptr)) {
             target = resolved;
@@ -55,10 +58,15 @@ std::string write_file_whole(const std::string& path, const void* data, std::siz
     std::string tmp = target + ".XXXXXX";
     const int fd = ::mkstemp(&tmp[0]);  // O_EXCL, in the target's directory
     if (fd < 0) return write_in_place(path, data, size);
-    // The mode (and, where allowed, the owner) the file had, or a new file's.
+    // The mode and owner the file had, or a new file's. Where the owner is
+    // not ours to give, the file is written in place: it stays whose it was.
     if (exists) {
+        if (::fchown(fd, st.st_uid, st.st_gid) != 0) {
+            ::close(fd);
+            std::remove(tmp.c_str());
+            return write_in_place(path, data, size);
+        }
         (void)::fchmod(fd, st.st_mode & 07777);
-        if (::fchown(fd, st.st_uid, st.st_gid) != 0) { /* not ours to give: keep ours */ }
     } else {
         const mode_t mask = ::umask(0);
         ::umask(mask);

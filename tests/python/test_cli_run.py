@@ -225,6 +225,50 @@ def test_a_failed_write_leaves_the_file_as_it_was(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["big.npy", "keep.npy"]  # no temporary left
 
 
+def _as_nobody():
+    """Runs the child as nobody when the tests run as root (root may write any file)."""
+    if os.getuid() == 0:
+        os.setgid(65534)
+        os.setuid(65534)
+
+
+def test_a_file_this_user_may_not_write_is_refused_and_kept():
+    # The output is written beside and renamed over, which the directory
+    # alone would allow: a read-only file must be refused as writing it would.
+    import shutil
+    import tempfile
+    try:  # as nobody, the checkout may be out of reach (a home directory)
+        probe = subprocess.run([CLI, "plan", "3", "3"], capture_output=True, preexec_fn=_as_nobody)
+    except PermissionError:
+        probe = None
+    if probe is None or probe.returncode != 0:
+        pytest.skip("user nobody cannot run %s here" % CLI)
+    work = tempfile.mkdtemp(dir="/tmp")
+    try:
+        os.chmod(work, 0o777)
+        a = save(os.path.join(work, "a.npy"), np.arange(4, dtype="f4"))
+        os.chmod(a, 0o644)
+        ro = save(os.path.join(work, "ro.npy"), np.zeros(1, "f4"))
+        os.chmod(ro, 0o444)
+        before = open(ro, "rb").read()
+        r = subprocess.run([CLI, "run", "--op", "add", "-o", ro, a, a], capture_output=True,
+                           preexec_fn=_as_nobody)
+        assert r.returncode == 1 and ro + ": Permission denied" in r.stderr.decode()
+        assert open(ro, "rb").read() == before and os.stat(ro).st_mode & 0o777 == 0o444
+        # A file that is writable but not ours keeps its owner: written in place.
+        if os.getuid() == 0:
+            other = save(os.path.join(work, "other.npy"), np.zeros(1, "f4"))
+            os.chmod(other, 0o666)
+            r = subprocess.run([CLI, "run", "--op", "add", "-o", other, a, a], capture_output=True,
+                               preexec_fn=_as_nobody)
+            assert r.returncode == 0, r.stderr.decode()
+            assert os.stat(other).st_uid == 0 and os.stat(other).st_mode & 0o777 == 0o666
+            np.testing.assert_array_equal(np.load(other), np.arange(4, dtype="f4") * 2)
+        assert sorted(os.listdir(work)) == sorted(["a.npy", "ro.npy"] + (["other.npy"] if os.getuid() == 0 else []))
+    finally:
+        shutil.rmtree(work)
+
+
 def test_the_output_file_is_replaced_as_the_same_file(tmp_path):
     # Written beside and renamed only where that is the same file: its mode
     # stays, a link's target is written (the link stays), a file with two
