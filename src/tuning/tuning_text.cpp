@@ -58,7 +58,18 @@ private:
         pos_ += word.size();
         return true;
     }
+    // A key given again replaces what it held before: the member and,
+    // for an object, its members.
     bool add(FlatValue v) {
+        const std::string& p = v.path;
+        std::size_t kept = 0;
+        for (std::size_t i = 0; i < out_.size(); ++i) {
+            const std::string& q = out_[i].path;
+            if (q.compare(0, p.size(), p) == 0) continue;  // p itself, or under it (p ends a key)
+            if (kept != i) out_[kept] = std::move(out_[i]);
+            ++kept;
+        }
+        out_.resize(kept);
         if (out_.size() >= kMaxMembers) return fail("too many members");
         out_.push_back(std::move(v));
         return true;
@@ -177,8 +188,9 @@ private:
             skip_space();
             std::string key;
             if (!string(key)) return false;
+            if (key.find(kKeyEnd) != std::string::npos) return fail("key holds \\u001f");
             if (!take(':')) return fail("expected ':'");
-            if (!value(path.empty() ? key : path + "." + key, depth + 1)) return false;
+            if (!value(path + key + kKeyEnd, depth + 1)) return false;
         } while (take(','));
         if (!take('}')) return fail("expected ',' or '}'");
         return true;
@@ -190,7 +202,7 @@ private:
         if (take(']')) return true;
         do {
             const std::size_t kept = out_.size();
-            if (!value(path + "[]", depth + 1)) return false;
+            if (!value(path + "[]" + kKeyEnd, depth + 1)) return false;
             out_.resize(kept);
         } while (take(','));
         if (!take(']')) return fail("expected ',' or ']'");
@@ -200,7 +212,7 @@ private:
 
 std::string read_choice(const std::vector<FlatValue>& m, const std::string& prefix, const char* name,
                         PrefetchHint& hint) {
-    const FlatValue* v = find_member(m, prefix + name);
+    const FlatValue* v = find_member(m, prefix + member_path({name}));
     if (v == nullptr) return "";
     if (!v->is_string || !hint_from_name(v->text, hint)) {
         return std::string(name) + " is not one of none, nta, t2, t1, t0";
@@ -210,7 +222,7 @@ std::string read_choice(const std::vector<FlatValue>& m, const std::string& pref
 
 std::string read_choice(const std::vector<FlatValue>& m, const std::string& prefix, const char* name,
                         uint64_t& value, uint64_t lo, uint64_t hi) {
-    const FlatValue* v = find_member(m, prefix + name);
+    const FlatValue* v = find_member(m, prefix + member_path({name}));
     if (v == nullptr) return "";
     if (!v->is_integer || v->integer < 0 || static_cast<uint64_t>(v->integer) < lo ||
         static_cast<uint64_t>(v->integer) > hi) {
@@ -250,20 +262,25 @@ std::string flatten(std::string_view text, std::vector<FlatValue>& out) {
     return Reader(text, out).run();
 }
 
+std::string member_path(std::initializer_list<std::string_view> keys) {
+    std::string path;
+    for (std::string_view key : keys) (path += key) += kKeyEnd;
+    return path;
+}
+
 const FlatValue* find_member(const std::vector<FlatValue>& members, std::string_view path) {
-    const FlatValue* found = nullptr;
     for (const FlatValue& v : members) {
-        if (v.path == path) found = &v;
+        if (v.path == path) return &v;  // a key given again replaced the earlier one
     }
-    return found;
+    return nullptr;
 }
 
 std::string read_tuning_text(std::string_view text, const Tuning& defaults, TuningText& out) {
     std::vector<FlatValue> m;
     const std::string bad = flatten(text, m);
     if (!bad.empty()) return "not a tuning text: " + bad;
-    const FlatValue* format = find_member(m, "format");
-    const FlatValue* gen = find_member(m, "kernel_gen");
+    const FlatValue* format = find_member(m, member_path({"format"}));
+    const FlatValue* gen = find_member(m, member_path({"kernel_gen"}));
     if (format == nullptr || !format->is_integer) return "no integer \"format\"";
     if (format->integer != kFormat) {
         return "format " + std::to_string(format->integer) + ", this library reads " +
@@ -277,18 +294,18 @@ std::string read_tuning_text(std::string_view text, const Tuning& defaults, Tuni
     TuningText t;
     t.format = format->integer;
     t.kernel_gen = gen->integer;
-    const FlatValue* vendor = find_member(m, "key.vendor");
-    const FlatValue* family = find_member(m, "key.family");
-    const FlatValue* model = find_member(m, "key.model");
-    const FlatValue* isa = find_member(m, "key.isa");
+    const FlatValue* vendor = find_member(m, member_path({"key", "vendor"}));
+    const FlatValue* family = find_member(m, member_path({"key", "family"}));
+    const FlatValue* model = find_member(m, member_path({"key", "model"}));
+    const FlatValue* isa = find_member(m, member_path({"key", "isa"}));
     if (!vendor || !vendor->is_string || !family || !family->is_integer || !model ||
         !model->is_integer || !isa || !isa->is_string) {
         return "no complete \"key\" (vendor, family, model, isa)";
     }
     t.key = HostKey{vendor->text, family->integer, model->integer, isa->text};
-    const FlatValue* choices = find_member(m, "choices");
+    const FlatValue* choices = find_member(m, member_path({"choices"}));
     if (choices != nullptr && choices->container != '{') return "\"choices\" is not an object";
-    const std::string why = read_choices(m, "choices.", defaults, t.tuning);
+    const std::string why = read_choices(m, member_path({"choices"}), defaults, t.tuning);
     if (!why.empty()) return why;
     out = t;
     return "";
@@ -308,7 +325,9 @@ std::string read_choices(const std::vector<FlatValue>& members, const std::strin
     // A pair's one_input value follows its first where only that is set
     // (files from before the one_input values).
     const auto follows = [&](const char* first, const char* one_input, uint64_t value, uint64_t& follower) {
-        if (find_member(members, prefix + first) && !find_member(members, prefix + one_input)) follower = value;
+        if (find_member(members, prefix + member_path({first})) &&
+            !find_member(members, prefix + member_path({one_input})))
+            follower = value;
     };
     follows("nt_min_bytes.1t", "nt_min_bytes.1t.one_input", t.nt_min_bytes_1t, t.nt_min_bytes_1t_one_input);
     follows("nt_min_bytes.nt", "nt_min_bytes.nt.one_input", t.nt_min_bytes_nt, t.nt_min_bytes_nt_one_input);

@@ -15,6 +15,7 @@
 #include "tuning/tuning_values.hpp"
 
 #include <cstddef>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,8 +24,9 @@ namespace bcast::tuning {
 
 constexpr std::size_t kMaxTextBytes = 64 * 1024;
 
-// A scalar member, named by its path of object keys joined with '.':
-// "key.vendor", "choices.prefetch.rows.hint".
+// A member, named by its path: its object keys from the top down, each
+// ended by kKeyEnd (a key holding that character is refused), so that
+// "choices":{"a.b":1} and "choices":{"a":{"b":1}} are told apart.
 struct FlatValue {
     std::string path;
     bool is_string = false;
@@ -34,12 +36,18 @@ struct FlatValue {
     int64_t integer = 0;
 };
 
-// Every member of the text's top object, nested ones by their dotted path,
-// in text order; "" or why the text is not the JSON subset above.
+constexpr char kKeyEnd = '\x1f';
+
+// The path of the member under these keys, e.g. member_path({"key", "vendor"}).
+std::string member_path(std::initializer_list<std::string_view> keys);
+
+// Every member of the text's top object, nested ones by their path, in
+// text order; "" or why the text is not the JSON subset above. JSON lets a
+// key repeat: the last one wins, as in most readers (an object given again
+// replaces the earlier one and all it held).
 std::string flatten(std::string_view text, std::vector<FlatValue>& out);
 
-// The last member at `path` (JSON lets a key repeat; the last one wins, as
-// in most readers), or nullptr.
+// The member at `path`, or nullptr.
 const FlatValue* find_member(const std::vector<FlatValue>& members, std::string_view path);
 
 struct TuningText {
@@ -54,8 +62,9 @@ struct TuningText {
 // range). The key is read, not checked against any host.
 std::string read_tuning_text(std::string_view text, const Tuning& defaults, TuningText& out);
 
-// The choices named prefix + choice name ("choices.", "info.defaults.")
-// over `defaults` into out: "" or why not (and out unchanged).
+// The choices at prefix + member_path({name}) (prefix: the path of the
+// object holding them, e.g. member_path({"choices"})) over `defaults` into
+// out: "" or why not (and out unchanged).
 std::string read_choices(const std::vector<FlatValue>& members, const std::string& prefix,
                          const Tuning& defaults, Tuning& out);
 

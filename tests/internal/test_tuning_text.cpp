@@ -132,3 +132,25 @@ TEST_CASE("tuning text: a repeated member's last value wins", "[tuning]") {
                              some_defaults(), out) == "");
     CHECK(out.tuning.task_min_bytes == 16384);
 }
+
+TEST_CASE("tuning text: members are found by their keys, not by dotted names", "[tuning]") {
+    const std::string head = R"({"format":1,"kernel_gen":1,)" + std::string(kKey);
+    TuningText out;
+    // A choice is a key of "choices": not a top-level "choices.x", nor the
+    // same name spelled as nested objects (which a choice given as an object is).
+    REQUIRE(read_tuning_text(head + R"(,"choices.task_min_bytes":8192})", some_defaults(), out) == "");
+    CHECK(out.tuning.task_min_bytes == some_defaults().task_min_bytes);
+    CHECK(why_not(text_with(R"("prefetch":{"rows":{"hint":"t0"}})")) == "");
+    REQUIRE(read_tuning_text(text_with(R"("prefetch":{"rows":{"hint":"t0"}})"), some_defaults(), out) == "");
+    CHECK(out.tuning.rows.hint == some_defaults().rows.hint);
+    CHECK(why_not(text_with(R"("task_min_bytes":{"x":8192})")) ==
+          "task_min_bytes is not an integer in [4096, 67108864]");
+    // An object given again replaces the earlier one and all it held.
+    REQUIRE(read_tuning_text(head + R"(,"choices":{"task_min_bytes":8192},"choices":{}})", some_defaults(),
+                             out) == "");
+    CHECK(out.tuning.task_min_bytes == some_defaults().task_min_bytes);
+    CHECK(why_not(head + R"(,"key":5})") == "no complete \"key\" (vendor, family, model, isa)");
+    CHECK(why_not(head + R"(,"choices":5})") == "\"choices\" is not an object");
+    // The one character a path cannot take.
+    CHECK(why_not(text_with(R"("a\u001fb":1)")).find("key holds") != std::string::npos);
+}
