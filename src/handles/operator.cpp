@@ -127,6 +127,7 @@ std::unique_ptr<plan::Plan> Operator::make_quantized_plan(std::size_t num_inputs
     }
     e.add_node(opcode_, rule_, axis_, num_inputs, operands.data());
     e.set_output_quantization(*output);
+    e.mark_single_op();
     auto fused = std::make_unique<plan::FusedPlan>();
     plan::plan_expression(e, inputs, strides, out_strides, *fused);
     auto p = std::make_unique<plan::Plan>();

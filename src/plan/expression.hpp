@@ -77,6 +77,11 @@ public:
     // INVALID_STATE without nodes.
     std::size_t output() const;
 
+    // A single op planned as this one-node expression (a quantized op): its
+    // messages are the op's, naming no node its caller never made.
+    void mark_single_op() { single_op_ = true; }
+    bool single_op() const { return single_op_; }
+
 private:
     // INVALID_ARGUMENT for a bad index; INVALID_STATE once a node uses it.
     void check_input(std::size_t input) const;
@@ -90,6 +95,7 @@ private:
     std::vector<Node> nodes_;
     bool output_set_ = false;
     std::size_t output_ = 0;
+    bool single_op_ = false;
 };
 
 // "node K (NAME)" in messages about node K, or "node K" before its op is

@@ -75,7 +75,7 @@ Shapes resolve_nodes(const Expression& e, const Shape* inputs, const int64_t* co
                            dtype_size(input ? e.stored_dtype(v) : e.value_dtype(v)));
             }
         } catch (const Error& err) {
-            fail(err.status(), node_label(e, k) + ": " + err.what());
+            fail(err.status(), e.single_op() ? std::string(err.what()) : node_label(e, k) + ": " + err.what());
         }
         s.value.push_back(s.node[k].out);
     }

@@ -294,6 +294,41 @@ TEST_CASE("quantized n-ary ops and nodes into outputs of any inner stride", "[ex
     }
 }
 
+// A quantized op is planned as a one-node expression; its refusals must read
+// as the same op's unquantized ones, naming no node the caller never made.
+TEST_CASE("quantized ops refuse overflowing shapes and strides as the op itself does", "[expr][quantized]") {
+    const int64_t huge = INT64_MAX;
+    const Shape big{huge, 2}, row{2}, small{3};
+    const int64_t wild[1] = {INT64_MAX};  // 2 steps of it overflow
+    struct Case {
+        const Shape* a;
+        const Shape* b;
+        const int64_t* a_strides;
+    } cases[] = {{&big, &row, nullptr}, {&small, &small, wild}};
+    for (const Case& c : cases) {
+        std::string messages[2];
+        bcast_status statuses[2];
+        for (int quantized = 0; quantized < 2; ++quantized) {
+            bcast_op* op = nullptr;
+            REQUIRE(bcast_op_create(BCAST_OP_ADD, BCAST_DTYPE_U8, &op) == BCAST_OK);
+            if (quantized) {
+                for (size_t k : {size_t{0}, size_t{1}, size_t{BCAST_OUTPUT}})
+                    REQUIRE(bcast_op_set_quantization(op, k, 0.5f, 3) == BCAST_OK);
+            }
+            const size_t ranks[2] = {c.a->size(), c.b->size()};
+            const int64_t* dims[2] = {c.a->data(), c.b->data()};
+            const int64_t* strides[2] = {c.a_strides, nullptr};
+            statuses[quantized] = bcast_op_plan(op, 2, ranks, dims, c.a_strides ? strides : nullptr, nullptr);
+            messages[quantized] = bcast_last_error();
+            bcast_op_destroy(op);
+        }
+        CHECK(statuses[0] == BCAST_ERROR_SIZE_OVERFLOW);
+        CHECK(statuses[1] == statuses[0]);
+        CHECK(messages[1] == messages[0]);
+        CHECK(messages[1].find("node") == std::string::npos);
+    }
+}
+
 TEST_CASE("quantized handles: the later input setter decides; a refused plan_to leaves no plan",
           "[expr][quantized]") {
     bcast_expr* e = nullptr;
