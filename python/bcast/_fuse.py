@@ -22,6 +22,7 @@ constants together), 16 placed reads of inputs and 32 placed evaluations of
 nodes (a value used under two different broadcast placements counts twice).
 """
 
+import collections.abc
 import ctypes
 import inspect
 import json
@@ -245,6 +246,9 @@ class Fused:
             raise TypeError("bcast.fuse: the function takes positional arguments only")
         self._fn, self._arity = fn, len(params)
         self._quantized = {}
+        if quantized is not None and not isinstance(quantized, collections.abc.Mapping):
+            raise TypeError("%s: quantized must be a dict {argument index: (scale, zero_point)}, "
+                            "not %s" % (_WHAT, type(quantized).__name__))
         for i, q in dict(quantized or {}).items():
             i = _arrays.as_int(i, _WHAT + ": a quantized argument's index")
             if not 0 <= i < self._arity:

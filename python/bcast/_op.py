@@ -82,6 +82,9 @@ class Op(OwnsHandles):
         (None: contiguous). target / axes_mapping: for "copy" only, the shape
         to broadcast to and the explicit mode's mapping. If the library
         refuses, the error is raised and the previous plan (if any) stays."""
+        if shapes is None or isinstance(shapes, (str, bytes)) or not hasattr(shapes, "__iter__"):
+            raise TypeError("bcast.Op.plan: shapes must be a sequence of shapes (one per input), "
+                            "not %r" % (shapes,))
         shapes = [_arrays.as_shape(s) for s in shapes]
         if strides is None:
             strides = [None] * len(shapes)

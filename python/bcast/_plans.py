@@ -261,12 +261,13 @@ def clear_plan_cache():
     CACHE.clear()
 
 
-def new_handle(opcode, dtype_code, rule=None, axis=-1, expand_mode=None):
+def new_handle(opcode, dtype_code, rule=None, axis=-1, expand_mode=None, context=None):
     """A created and configured bcast_op handle (a ctypes.c_void_p) that the
     caller owns; destroyed again if configuring it fails. axis: an int
-    (_arrays.as_axis checked it)."""
+    (_arrays.as_axis checked it). context: what a refused creation's message
+    starts with (the call, where the library's message alone would not say)."""
     handle = ctypes.c_void_p()
-    check(lib.bcast_op_create(opcode, dtype_code, ctypes.byref(handle)))
+    check(lib.bcast_op_create(opcode, dtype_code, ctypes.byref(handle)), context)
     try:
         if rule is not None:
             check(lib.bcast_op_set_param(handle, _enums.PARAM_RULE, rule))

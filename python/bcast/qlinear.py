@@ -56,7 +56,7 @@ def qlinear(op, a, b, a_scale, a_zero_point, b_scale, b_zero_point, y_scale, y_z
     opcode, rule_code = _enums.opcode(op), _enums.rule_code(rule)
 
     def make():
-        handle = new_handle(opcode, code, rule_code, axis)
+        handle = new_handle(opcode, code, rule_code, axis, context="%s(%r)" % (what, op))
         try:
             for k, (name, operand, scale, zero_point) in enumerate((
                     ("a", 0, a_scale, a_zero_point), ("b", 1, b_scale, b_zero_point),

@@ -765,3 +765,13 @@ def test_op_arguments_that_were_silently_taken():
         bcast.add()
     with pytest.raises(TypeError, match="threads must be an int, not None"):
         bcast.Pool(None)
+
+
+def test_misused_arguments_are_named_in_the_message():
+    u = np.zeros(3, np.uint8)
+    with pytest.raises(TypeError, match=r"quantized must be a dict \{argument index"):
+        bcast.fuse(lambda a: a + 1, quantized=[(0.1, 3)])  # dict() would read it as {0.1: 3}
+    with pytest.raises(TypeError, match="shapes must be a sequence of shapes"):
+        bcast.Op("add", "f32").plan(None)
+    with pytest.raises(bcast.UnsupportedError, match=r"^bcast\.qlinear\('mean'\): MEAN does not take"):
+        bcast.qlinear("mean", u, u, 0.1, 0, 0.1, 0, 0.1, 0)
