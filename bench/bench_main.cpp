@@ -173,10 +173,13 @@ void read_tuning(bench::RunInfo& run) {
         run.tuning_source = "unreadable description";
         return;
     }
+    const std::string source = bcast::tuning::member_path({"info", "source"});
+    const std::string choices = bcast::tuning::member_path({"choices"});
     for (const bcast::tuning::FlatValue& v : members) {
-        if (v.path == "info.source") run.tuning_source = v.text;
-        if (v.path.rfind("choices.", 0) != 0) continue;
-        run.tuning_choices += (run.tuning_choices.empty() ? "" : ", ") + v.path.substr(8) + " " +
+        if (v.path == source) run.tuning_source = v.text;
+        if (v.path.size() <= choices.size() || v.path.compare(0, choices.size(), choices) != 0) continue;
+        const std::string name = v.path.substr(choices.size(), v.path.size() - choices.size() - 1);
+        run.tuning_choices += (run.tuning_choices.empty() ? "" : ", ") + name + " " +
                               (v.is_string ? v.text : std::to_string(v.integer));
     }
 }

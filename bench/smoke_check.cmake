@@ -32,6 +32,10 @@ foreach(line IN LISTS lines)
     endforeach()
   endforeach()
 endforeach()
+# The header names the tuning in force: its source and every choice.
+if(NOT table MATCHES "- tuning in force: [^\n(]+ \\(prefetch\\.rows\\.hint [a-z0-9]+, [^\n]*chain_block [0-9]+\\)")
+  message(FATAL_ERROR "the header does not name the tuning in force")
+endif()
 foreach(fixed "| execute (16)+(16) f32 |" "| execute (16)+(16) f32 on a pool of 2 |"
               "| plan (8,64,112,112)+(1,64,1,1) f32 |")
   string(FIND "${table}" "${fixed}" at)

@@ -84,11 +84,18 @@ endif()
 get_filename_component(out_dir "${shared_file}" DIRECTORY)
 get_filename_component(out_parent "${out_dir}" DIRECTORY)
 get_filename_component(out_dir_name "${out_dir}" NAME)
-foreach(dir_as_file "${out_dir}" "${out_dir_name}")
-  execute_process(COMMAND ${env} "${CLI}" tune --quick --out "${dir_as_file}" WORKING_DIRECTORY "${out_parent}"
+# A regular file as a directory of the path: the same.
+foreach(out_and_refusal "${out_dir}|cannot write ${out_dir}: Is a directory"
+                        "${out_dir_name}|cannot write ${out_dir_name}: Is a directory"
+                        "${shared_file}/x.json|cannot write in ${shared_file}: Not a directory")
+  string(REPLACE "|" ";" pair "${out_and_refusal}")
+  list(GET pair 0 bad_out)
+  list(GET pair 1 refusal)
+  execute_process(COMMAND ${env} "${CLI}" tune --quick --out "${bad_out}" WORKING_DIRECTORY "${out_parent}"
     RESULT_VARIABLE rc OUTPUT_VARIABLE out4 ERROR_VARIABLE err)
-  if(NOT rc EQUAL 1 OR NOT err MATCHES "cannot write ${dir_as_file}: Is a directory" OR err MATCHES "\\[1/")
-    message(FATAL_ERROR "bcast tune --out ${dir_as_file} (a directory): exit ${rc}\n${out4}${err}")
+  string(FIND "${err}" "${refusal}" said)
+  if(NOT rc EQUAL 1 OR said EQUAL -1 OR err MATCHES "\\[1/")
+    message(FATAL_ERROR "bcast tune --out ${bad_out}: exit ${rc}, not '${refusal}'\n${out4}${err}")
   endif()
 endforeach()
 message(STATUS "ok: ${out}${isa}${home_isa}")

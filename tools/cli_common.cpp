@@ -58,14 +58,11 @@ std::string write_file_whole(const std::string& path, const void* data, std::siz
     std::string tmp = target + ".XXXXXX";
     const int fd = ::mkstemp(&tmp[0]);  // O_EXCL, in the target's directory
     if (fd < 0) return write_in_place(path, data, size);
-    // The mode and owner the file had, or a new file's. Where the owner is
-    // not ours to give, the file is written in place: it stays whose it was.
+    // The mode and, where allowed, the owner the file had (else it becomes
+    // the writer's, as with sed -i: writing in place instead could leave it
+    // half written), or a new file's.
     if (exists) {
-        if (::fchown(fd, st.st_uid, st.st_gid) != 0) {
-            ::close(fd);
-            std::remove(tmp.c_str());
-            return write_in_place(path, data, size);
-        }
+        if (::fchown(fd, st.st_uid, st.st_gid) != 0) { /* not ours to give: keep ours */ }
         (void)::fchmod(fd, st.st_mode & 07777);
     } else {
         const mode_t mask = ::umask(0);

@@ -400,27 +400,25 @@ std::string default_path() {
     usage_error("no absolute XDG_CACHE_HOME or HOME: give --out PATH");
 }
 
-// Creates the directory the file goes in where it is missing: the user's
-// cache directory 0700 (XDG), any other 0755, so that a system-wide file
-// (/var/cache/bcast) is readable by every user; then checks that it can be
-// written, and that the file, if there, is one this user may write. Done
-// before measuring, so that a bad --out fails at once. An empty result is
-// success, else what went wrong.
+// Checks before measuring, so that a bad --out fails at once: a file that
+// is there must be one this user may write (it is then written, in place if
+// its directory takes no new file); for a new one, the directory it goes in
+// is created where missing (the user's cache directory 0700 (XDG), any
+// other 0755, so that a system-wide file such as /var/cache/bcast is readable
+// by every user) and must take a new file. An empty result is success, else
+// what went wrong.
 std::string prepare_directory(const std::string& path, bool user_cache) {
     if (path == "-") return "";
     struct stat st {};
     if (::stat(path.c_str(), &st) == 0) {
         if (S_ISDIR(st.st_mode)) return "cannot write " + path + ": " + std::strerror(EISDIR);
         if (::access(path.c_str(), W_OK) != 0) return "cannot write " + path + ": " + std::strerror(errno);
-    }
-    const std::size_t slash = path.rfind('/');
-    if (slash == std::string::npos || slash == 0) {
-        const std::string dir = slash == 0 ? "/" : ".";
-        if (::access(dir.c_str(), W_OK) != 0) return "cannot write in " + dir + ": " + std::strerror(errno);
         return "";
     }
-    const std::string dir = path.substr(0, slash);
-    for (std::size_t at = dir.find('/', 1);; at = dir.find('/', at + 1)) {
+    const std::size_t slash = path.rfind('/');
+    const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+    for (std::size_t at = dir.find('/', 1); slash != std::string::npos && slash != 0;
+         at = dir.find('/', at + 1)) {
         const std::string prefix = dir.substr(0, at);
         if (::mkdir(prefix.c_str(), user_cache ? 0700 : 0755) == 0) {
             std::fprintf(stderr, "bcast tune: created %s\n", prefix.c_str());
@@ -429,6 +427,8 @@ std::string prepare_directory(const std::string& path, bool user_cache) {
         }
         if (at == std::string::npos) break;
     }
+    if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+        return "cannot write in " + dir + ": " + std::strerror(ENOTDIR);
     if (::access(dir.c_str(), W_OK) != 0) return "cannot write in " + dir + ": " + std::strerror(errno);
     return "";
 }

@@ -31,6 +31,10 @@ private:
     std::vector<FlatValue>& out_;
     std::size_t pos_ = 0;
     std::string error_;
+    // The container being read: its members are out_[scope_begin_...], and
+    // their paths start with its path, scope_prefix_ characters long.
+    std::size_t scope_begin_ = 0;
+    std::size_t scope_prefix_ = 0;
 
     std::string error(const char* what) {
         error_ = std::string(what) + " at byte " + std::to_string(pos_);
@@ -59,13 +63,16 @@ private:
         return true;
     }
     // A key given again replaces what it held before: the member and,
-    // for an object, its members.
+    // for an object, its members, all among the container's members (an
+    // earlier container at its path went when it was given again), whose
+    // paths need comparing only past the container's own.
     bool add(FlatValue v) {
         const std::string& p = v.path;
-        std::size_t kept = 0;
-        for (std::size_t i = 0; i < out_.size(); ++i) {
+        const std::size_t from = scope_prefix_, n = p.size() - from;
+        std::size_t kept = scope_begin_;
+        for (std::size_t i = scope_begin_; i < out_.size(); ++i) {
             const std::string& q = out_[i].path;
-            if (q.compare(0, p.size(), p) == 0) continue;  // p itself, or under it (p ends a key)
+            if (q.size() >= p.size() && q.compare(from, n, p, from, n) == 0) continue;  // p, or under it
             if (kept != i) out_[kept] = std::move(out_[i]);
             ++kept;
         }
@@ -161,7 +168,13 @@ private:
         if (c == '{' || c == '[') {  // recorded, so that a choice given as one is refused
             v.container = c;
             if (!path.empty() && !add(std::move(v))) return false;
-            return c == '{' ? object(path, depth) : array(path, depth);
+            const std::size_t outer_begin = scope_begin_, outer_prefix = scope_prefix_;
+            scope_begin_ = out_.size();
+            scope_prefix_ = path.size();
+            const bool read = c == '{' ? object(path, depth) : array(path, depth);
+            scope_begin_ = outer_begin;
+            scope_prefix_ = outer_prefix;
+            return read;
         }
         if (c == '"') {
             v.is_string = true;
