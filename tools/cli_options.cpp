@@ -166,7 +166,8 @@ Options parse_options(int argc, char** argv, int first, unsigned groups) {
     if (!o.nodes.empty()) {  // a fused expression: each node has its own rule
         if (o.have_rule || o.have_expand || o.have_op || o.have_axis)
             usage_error("--node takes its op, rule and axis in its own value, not --op/--rule/--axis/--expand");
-        return o;
+        if (o.have_mapping) usage_error("--axes-mapping is only for --expand explicit, not for --node");
+        return o;  // --ncnn-order: the inputs' shapes are given innermost first, as anywhere
     }
     if (o.have_rule && o.have_expand) usage_error("give either --rule or --expand, not both");
     if (o.have_mapping && !(o.have_expand && o.expand_mode == BCAST_EXPAND_EXPLICIT))

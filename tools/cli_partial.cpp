@@ -15,7 +15,7 @@ bcast_pshape PartialShape::bind() {
 
 bool looks_partial(const std::string& arg) {
     const std::string t = trim(arg);
-    if (t == "scalar" || t == "SCALAR") return false;
+    if (name_key(t) == "scalar") return false;
     for (char c : t)
         if (c == '?' || c == '.' || c == '_' ||
             (std::isalpha(static_cast<unsigned char>(c)) && c != 'x' && c != 'X'))
@@ -32,16 +32,30 @@ bool is_symbol(const std::string& t) {
     return true;
 }
 
+// Extents in a static shape's other spellings ("2x3", "2 3", "2*3"), which
+// no partial dimension uses: digits, blanks, 'x', 'X' and '*' only, with a
+// separator in it.
+bool is_static_run(const std::string& t) {
+    bool separated = false;
+    for (char c : t) {
+        if (c == 'x' || c == 'X' || c == '*' || std::isspace(static_cast<unsigned char>(c))) separated = true;
+        else if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+    }
+    return separated && std::isdigit(static_cast<unsigned char>(t.front())) &&
+           std::isdigit(static_cast<unsigned char>(t.back()));
+}
+
 }  // namespace
 
 PartialShape parse_partial_shape(const std::string& arg) {
     std::string s = trim(arg);
+    PartialShape p;
+    if (name_key(s) == "scalar") return p;  // rank 0, as in a static shape
     if (!s.empty() && (s.front() == '(' || s.front() == '[')) {
         if (s.size() < 2 || s.back() != (s.front() == '(' ? ')' : ']'))
             usage_error("bad shape '" + arg + "': unbalanced bracket");
         s = trim(s.substr(1, s.size() - 2));
     }
-    PartialShape p;
     std::size_t start = 0;
     while (!s.empty()) {
         const std::size_t comma = s.find(',', start);
@@ -61,6 +75,11 @@ PartialShape parse_partial_shape(const std::string& arg) {
         } else if (parse_int(t, false, &v)) {
             p.dims.push_back(bcast_pdim{v, v, nullptr});
             p.symbols.emplace_back();
+        } else if (is_static_run(t)) {
+            for (int64_t e : parse_shape(t)) {
+                p.dims.push_back(bcast_pdim{e, e, nullptr});
+                p.symbols.emplace_back();
+            }
         } else if (dots != std::string::npos && dots > 0 &&
                    parse_int(t.substr(0, dots), false, &d.lo) &&
                    (dots + 2 == t.size() || parse_int(t.substr(dots + 2), false, &d.hi))) {

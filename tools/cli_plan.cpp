@@ -26,7 +26,7 @@ const char* const kPlanHelp =
     "                {OPS}\n"
     "  --dtype DT    {DTYPES}\n"
     "                (default f32; numpy spellings such as float32, int64, uint8\n"
-    "                also work)\n"
+    "                also work, and C's float, double, half)\n"
     "  --rule, --expand, --axis, --axes-mapping, --ncnn-order: as for `bcast shape`\n"
     "                (the JSON itself is always in numpy order)\n"
     "  --isa NAME    cap the kernel set first (bcast_set_max_isa), one of:\n"
