@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -32,6 +33,29 @@ std::string write_in_place(const std::string& path, const void* data, std::size_
     return write_and_close(f, path, data, size);
 }
 
+// While a temporary file exists beside the output, the signals that end a
+// command line tool (Ctrl-C, kill, a closed terminal) wait: delivered once
+// the file is renamed or removed, they leave no temporary behind. (The
+// caller has no other threads by then: PoolHandle::reset.)
+class TerminationDeferred {
+public:
+    TerminationDeferred() {
+        sigset_t block;
+        sigemptyset(&block);
+        for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&block, s);
+        blocked_ = ::sigprocmask(SIG_BLOCK, &block, &before_) == 0;
+    }
+    ~TerminationDeferred() {
+        if (blocked_) ::sigprocmask(SIG_SETMASK, &before_, nullptr);
+    }
+    TerminationDeferred(const TerminationDeferred&) = delete;
+    TerminationDeferred& operator=(const TerminationDeferred&) = delete;
+
+private:
+    sigset_t before_;
+    bool blocked_ = false;
+};
+
 }  // namespace
 
 std::string write_file_whole(const std::string& path, const void* data, std::size_t size) {
@@ -56,6 +80,7 @@ std::string write_file_whole(const std::string& path, const void* data, std::siz
         return write_in_place(path, data, size);  // a link to nothing yet: create its target
     }
     std::string tmp = target + ".XXXXXX";
+    const TerminationDeferred deferred;
     const int fd = ::mkstemp(&tmp[0]);  // O_EXCL, in the target's directory
     if (fd < 0) return write_in_place(path, data, size);
     // The mode and, where allowed, the owner the file had (else it becomes

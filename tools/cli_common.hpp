@@ -52,7 +52,14 @@ struct PoolHandle {
     PoolHandle() = default;
     PoolHandle(const PoolHandle&) = delete;
     PoolHandle& operator=(const PoolHandle&) = delete;
-    ~PoolHandle() { bcast_pool_destroy(pool); }
+    ~PoolHandle() { reset(); }
+    // Its threads gone before the output is written, the signals that
+    // write_file_whole defers reach no thread that would end the process
+    // with a temporary file left.
+    void reset() {
+        bcast_pool_destroy(pool);
+        pool = nullptr;
+    }
 };
 
 // A bcast_expr for `bcast plan --node`.

@@ -104,6 +104,7 @@ int cmd_run(int argc, char** argv) {
     result.data.resize(count * bcast_dtype_size(result.dtype));
     st = bcast_op_execute_pool(h.op, pointers.data(), result.data.data(), pool.pool);
     if (st != BCAST_OK) return refused(st);
+    pool.reset();
     write_npy(out_path, result);
     return kExitOk;
 }

@@ -463,6 +463,7 @@ int cmd_tune(int argc, char** argv) {
     const auto t0 = std::chrono::steady_clock::now();
     Tuner tuner(before, o.quick, o.verbose, pool.pool, threads);
     tuner.run();
+    pool.reset();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     bcast_tuning_load_string(nullptr, 0);
 

@@ -296,3 +296,23 @@ def test_the_output_file_is_replaced_as_the_same_file(tmp_path):
     np.testing.assert_array_equal(np.load(io.BytesIO(reader.communicate()[0])), want)
     assert os.path.exists(fifo) and not os.path.isfile(fifo)
     assert sorted(os.listdir(tmp_path)) == ["a.npy", "fifo", "link.npy", "out.npy", "second.npy"]
+
+
+def test_an_interrupted_write_leaves_no_temporary_file(tmp_path):
+    # Ctrl-C, kill or a closed terminal at any moment: the output is the old
+    # file or the whole new one, and nothing named out.npy.XXXXXX stays.
+    import signal
+    import time
+    a = save(tmp_path / "a.npy", np.arange(1 << 21, dtype="f4"))
+    out = tmp_path / "out.npy"
+    old = save(out, np.zeros(3, "f4"))
+    new = np.arange(1 << 21, dtype="f4") * 2
+    for k in range(24):
+        child = subprocess.Popen([CLI, "run", "--op", "add", "--threads", "2", "-o", str(out), a, a],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(0.002 * k)
+        child.send_signal((signal.SIGINT, signal.SIGTERM, signal.SIGHUP)[k % 3])
+        child.wait()
+        assert sorted(os.listdir(tmp_path)) == ["a.npy", "out.npy"]
+        written = np.load(out)
+        assert written.shape == (3,) or np.array_equal(written, new)
