@@ -106,10 +106,11 @@ void run_case(const Case& c, bcast_opcode opcode, bcast_dtype dtype, const bench
     // one. In one run the f32 operands (4x the bytes) would evict from the
     // LLC the bytes the roofline and the quantized op share, and bcast's
     // cached stores pay for that while the roofline may pick streaming.
+    const auto quantized = [&] { (void)bcast_op_execute(q, qin, y.data()); };
     std::vector<bench::Batch> roofline_variants{
         roofline_batch(one, a8, b8, y8, n, two_streams, false),
         roofline_batch(one, a8, b8, y8, n, two_streams, true),
-        bench::repeated([&] { (void)bcast_op_execute(q, qin, y.data()); }),
+        bench::repeated(quantized),
         roofline_batch(all, a8, b8, y8, n, two_streams, false),
         roofline_batch(all, a8, b8, y8, n, two_streams, true),
         bench::repeated([&] { (void)bcast_op_execute_pool(q, qin, y.data(), pool); }),
@@ -120,8 +121,7 @@ void run_case(const Case& c, bcast_opcode opcode, bcast_dtype dtype, const bench
     }
     const bench::Interleaved t = bench::run_interleaved(roofline_variants, budget);
     const bench::Interleaved f32 = bench::run_interleaved(
-        {bench::repeated([&] { (void)bcast_op_execute(q, qin, y.data()); }),
-         bench::repeated([&] { (void)bcast_op_execute(f, fin, fy.data()); })},
+        {bench::repeated(quantized), bench::repeated([&] { (void)bcast_op_execute(f, fin, fy.data()); })},
         budget);
     const std::vector<double> roof1 = bench::per_round_min(t.per_call_ns[0], t.per_call_ns[1]);
     const std::vector<double> roof2 = bench::per_round_min(t.per_call_ns[3], t.per_call_ns[4]);

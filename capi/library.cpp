@@ -1,5 +1,6 @@
 // Version and CPU-dispatch entry points.
 #include "guard.hpp"
+#include "names.hpp"
 
 #include "kernels/dispatch.hpp"
 
@@ -17,17 +18,12 @@ const char* bcast_version_string(void) noexcept {
 
 const char* bcast_isa(void) noexcept { return bcast::kernels::active_isa_name(); }
 
-const char* bcast_isa_name(int32_t index) noexcept { return bcast::kernels::isa_name_at(index); }
-
 bcast_status bcast_set_max_isa(const char* name) noexcept {
     return bcast::capi::guarded([&] {
         if (!name) bcast::fail(BCAST_ERROR_INVALID_ARGUMENT, "ISA name is NULL");
         if (!bcast::kernels::set_max_isa(name)) {
-            std::string names;
-            for (int i = 0; const char* known = bcast::kernels::isa_name_at(i); ++i)
-                names += (i ? ", " : "") + std::string(known);
-            bcast::fail(BCAST_ERROR_INVALID_ARGUMENT,
-                        std::string("unknown ISA '") + name + "' (expected one of: " + names + ")");
+            bcast::fail(BCAST_ERROR_INVALID_ARGUMENT, std::string("unknown ISA '") + name + "' (expected one of: " +
+                                                          bcast::capi::name_list(bcast_isa_name) + ")");
         }
     });
 }

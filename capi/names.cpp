@@ -1,8 +1,11 @@
 // The vocabulary's names and back (since 1.3), read from the op and dtype
-// tables (core/op_info), so that bindings and tools need no copy of them.
+// tables (core/op_info) and the ISA list (kernels/dispatch, since 1.4), so
+// that bindings and tools need no copy of them.
 #include "guard.hpp"
+#include "names.hpp"
 
 #include "core/op_info.hpp"
+#include "kernels/dispatch.hpp"
 
 #include <string>
 
@@ -26,28 +29,33 @@ std::string quoted(const char* name) {
     return "'" + (text.size() > 64 ? text.substr(0, 64) + "..." : text) + "'";
 }
 
-// The value whose name_of(value) is `name`; name_of gives NULL past the last
-// value (the values run from 0 without gaps).
-template <class Value>
-bcast_status value_of(const char* (*name_of)(Value) noexcept, const char* what, const char* name,
-                      Value* out) noexcept {
+// The value whose name_of(value) is `name`.
+bcast_status value_of(bcast::capi::NameOf name_of, const char* what, const char* name, int32_t* out) noexcept {
     return bcast::capi::guarded([&] {
         if (!name) fail(BCAST_ERROR_INVALID_ARGUMENT, std::string(what) + " name is NULL");
         if (!out) fail(BCAST_ERROR_INVALID_ARGUMENT, "out is NULL");
-        std::string names;
-        for (Value v = 0; const char* known = name_of(v); ++v) {
+        for (int32_t v = 0; const char* known = name_of(v); ++v) {
             if (same_name(name, known)) {
                 *out = v;
                 return;
             }
-            names += (v ? ", " : "") + std::string(known);
         }
-        fail(BCAST_ERROR_INVALID_ARGUMENT,
-             "unknown " + std::string(what) + " name " + quoted(name) + " (expected one of: " + names + ")");
+        fail(BCAST_ERROR_INVALID_ARGUMENT, "unknown " + std::string(what) + " name " + quoted(name) +
+                                               " (expected one of: " + bcast::capi::name_list(name_of) + ")");
     });
 }
 
 }  // namespace
+
+namespace bcast::capi {
+
+std::string name_list(NameOf name_of) {
+    std::string names;
+    for (int32_t v = 0; const char* known = name_of(v); ++v) names += (v ? ", " : "") + std::string(known);
+    return names;
+}
+
+}  // namespace bcast::capi
 
 extern "C" {
 
@@ -64,6 +72,8 @@ const char* bcast_rule_name(bcast_rule rule) noexcept { return bcast::rule_name(
 const char* bcast_expand_mode_name(bcast_expand_mode mode) noexcept {
     return bcast::expand_mode_name(mode);
 }
+
+const char* bcast_isa_name(int32_t index) noexcept { return bcast::kernels::isa_name_at(index); }
 
 bcast_status bcast_opcode_from_name(const char* name, bcast_opcode* out) noexcept {
     return value_of(bcast_opcode_name, "opcode", name, out);

@@ -24,7 +24,8 @@ def explain(*shapes_or_arrays, op="add", dtype=None, rule="numpy", axis=-1,
     # The arrays as a call would run them: their dtypes agree (or convert to
     # dtype=), and one whose strides are not whole elements is copied.
     items = list(shapes_or_arrays)
-    select = _enums.opcode(op) == _enums.OPCODES["select"]
+    opcode = _enums.opcode(op)
+    select = opcode == _enums.OPCODES["select"]
     data = [k for k, item in enumerate(items) if isinstance(item, np.ndarray) and not (select and k == 0)]
     if data:
         prepared, code, storage = _arrays.prepare_data([items[k] for k in data], dtype, what,
@@ -34,7 +35,7 @@ def explain(*shapes_or_arrays, op="add", dtype=None, rule="numpy", axis=-1,
     else:
         code, storage = _arrays.storage_dtype(np.float32 if dtype is None else dtype)
     if select and items and isinstance(items[0], np.ndarray):
-        items[0] = _arrays.usable(_arrays.prepare_condition(items[0], what))
+        items[0] = _arrays.prepare_condition(items[0], what)
     shapes, strides = [], []
     for item in items:
         if isinstance(item, np.ndarray):
@@ -46,13 +47,13 @@ def explain(*shapes_or_arrays, op="add", dtype=None, rule="numpy", axis=-1,
     contiguous = [s is None for s in strides]
     table = Shapes(shapes, None if all(contiguous) else [
         contiguous_strides(shape) if s is None else s for shape, s in zip(shapes, strides)])
-    expanding = target_shape is not None or _enums.opcode(op) == _enums.OPCODES["copy"]
+    expanding = target_shape is not None or opcode == _enums.OPCODES["copy"]
     if expanding and target_shape is None:
         raise ValueError("bcast.explain: op='copy' needs target_shape")
     rule_code = None if expanding else _enums.rule_code(rule)
     mode_code = _enums.expand_mode_code(mode) if expanding else None
     axes_mapping = _arrays.as_axes_mapping(axes_mapping, what)
-    handle = new_handle(_enums.opcode(op), code, rule_code, _arrays.as_axis(axis, what), mode_code)
+    handle = new_handle(opcode, code, rule_code, _arrays.as_axis(axis, what), mode_code)
     result_dtype = np.dtype(np.bool_) if _enums._key(op, "op") in _enums.BOOL_RESULT_OPS else storage
     plan = Plan(OP, handle, what, result_dtype)
     plan.plan(table, (), target=None if target_shape is None else _arrays.as_target_shape(target_shape),

@@ -43,11 +43,12 @@ constexpr IsaInfo kSimdIsas[] = {BCAST_SIMD_ISAS(BCAST_ISA_INFO)};
 // An ISA cap, or no cap (the default, and for unknown BCAST_MAX_ISA values).
 constexpr int kNoCap = -1;
 
+constexpr int kSimdCount = static_cast<int>(sizeof(kSimdIsas) / sizeof(kSimdIsas[0]));
+
 // The enum follows the list, so an ISA's info is at its value - 1.
 const IsaInfo* simd_info(Isa isa) {
-    constexpr int kCount = static_cast<int>(sizeof(kSimdIsas) / sizeof(kSimdIsas[0]));
     const int index = static_cast<int>(isa) - 1;
-    return index >= 0 && index < kCount ? &kSimdIsas[index] : nullptr;  // scalar: none
+    return index >= 0 && index < kSimdCount ? &kSimdIsas[index] : nullptr;  // scalar: none
 }
 
 const char* isa_name(Isa isa) {
@@ -243,8 +244,7 @@ QuantBinaryKernels isa_quant_binary_kernels(const char* name, bcast_opcode kerne
 const char* active_isa_name() { return isa_name(active_isa()); }
 
 const char* isa_name_at(int index) {
-    constexpr int kCount = static_cast<int>(sizeof(kSimdIsas) / sizeof(kSimdIsas[0]));
-    return index >= 0 && index <= kCount ? isa_name(static_cast<Isa>(index)) : nullptr;
+    return index >= 0 && index <= kSimdCount ? isa_name(static_cast<Isa>(index)) : nullptr;  // 0: scalar
 }
 
 bool set_max_isa(const char* name) {

@@ -45,12 +45,13 @@ uint64_t last_level_cache_bytes() {
     return best_level >= 2 ? bytes : 0;
 }
 
-// Half the LLC, capped (a guest may misreport it; past the real LLC cached
-// stores lose about 1.4x to streaming ones).
-uint64_t split_threshold(uint64_t one_thread) {
-    constexpr uint64_t kCap = uint64_t{32} << 20;
-    const uint64_t half = std::min(last_level_cache_bytes() / 2, kCap);
-    return std::max(one_thread, half);
+// Where thresholds read from the LLC stop: a guest may misreport it, and
+// past the real LLC cached stores lose about 1.4x to streaming ones.
+constexpr uint64_t kLlcCap = uint64_t{32} << 20;
+
+// Half the LLC (`llc` bytes, 0 if unknown), capped.
+uint64_t split_threshold(uint64_t one_thread, uint64_t llc) {
+    return std::max(one_thread, std::min(llc / 2, kLlcCap));
 }
 
 // x86 families by CPUID (vendor, display family, model range). Where one
@@ -101,19 +102,18 @@ Builtin builtin_tuning(const kernels::cpu::CpuFeatures& f) {
     const PrefetchHint hint = f.intel ? PrefetchHint::t1 : PrefetchHint::nta;
     t.rows = Prefetch{hint, 4096};
     t.chain = Prefetch{hint, 4096};
+    const uint64_t llc = last_level_cache_bytes();
     t.nt_min_bytes_1t = one_thread_threshold();
-    t.nt_min_bytes_nt = split_threshold(t.nt_min_bytes_1t);
+    t.nt_min_bytes_nt = split_threshold(t.nt_min_bytes_1t, llc);
     // One running input: the same, except on Zen 4, where two guests' tuner
     // runs put the crossover at 10-19 MiB touched on one thread (median 14.25
     // of five, L3 32 MiB) and 22-38 MiB split over two (median 32): 7/16 and
     // 7/8 of the LLC (docs/kernels.md, "One running input").
     t.nt_min_bytes_1t_one_input = t.nt_min_bytes_1t;
     t.nt_min_bytes_nt_one_input = t.nt_min_bytes_nt;
-    const uint64_t llc = last_level_cache_bytes();
     if (std::strcmp(b.name, "zen4") == 0 && llc > 0) {
-        constexpr uint64_t kCap = uint64_t{64} << 20;
-        t.nt_min_bytes_1t_one_input = std::max(t.nt_min_bytes_1t, std::min(llc / 16 * 7, kCap / 2));
-        t.nt_min_bytes_nt_one_input = std::max(t.nt_min_bytes_nt, std::min(llc / 8 * 7, kCap));
+        t.nt_min_bytes_1t_one_input = std::max(t.nt_min_bytes_1t, std::min(llc / 16 * 7, kLlcCap));
+        t.nt_min_bytes_nt_one_input = std::max(t.nt_min_bytes_nt, std::min(llc / 8 * 7, 2 * kLlcCap));
     }
     // Ops split from 256 KiB moved: two tasks of 144 KiB or more beat one
     // where measured (Zen 5, Emerald Rapids), two of 96 KiB lost
