@@ -133,13 +133,20 @@ def convert(value, storage, bfloat16, what, exact=False):
     arr = np.asarray(value)
     if arr.dtype.newbyteorder("=") == storage:
         return arr
+    python_ints = not hasattr(value, "dtype") and arr.dtype.kind in "iu"
+    if not hasattr(value, "dtype") and arr.dtype.kind in "fO" and storage.kind in "iu":
+        # Python ints past int64 (numpy makes float64 or object of them):
+        # as ints, checked against the storage below like any other.
+        ints = np.asarray(value, dtype=object)
+        if ints.size and all(type(v) is int for v in ints.flat):
+            arr, python_ints = ints, True
     if exact and hasattr(value, "dtype") and not bfloat16:
         raise TypeError("%s has dtype %s, not %s; bcast does not promote, convert it first"
                         % (what, arr.dtype, storage))
     if bfloat16:
         raise TypeError("%s: dtype='bfloat16' takes uint16 arrays of bfloat16 bits, not %s"
                         % (what, arr.dtype))
-    if not hasattr(value, "dtype") and arr.dtype.kind in "iu" and storage.kind in "iu":
+    if python_ints and storage.kind in "iu":
         # Python ints, as weak as a Python scalar: any integer dtype that holds them.
         info = np.iinfo(storage)
         for bound in (arr.min(), arr.max()) if arr.size else ():
@@ -260,7 +267,8 @@ def check_input(arr, i, shape, strides, dtype, what):
     """Input i of a planned call against the plan's (shape, byte strides,
     dtype) of it: arr is an ndarray (convert() made it one)."""
     if arr.dtype != dtype:
-        raise TypeError("%s: input %d has dtype %s, the op is for %s" % (what, i, arr.dtype, dtype))
+        raise TypeError("%s: input %d has dtype %s, not %s; bcast does not promote, convert it first"
+                        % (what, i, arr.dtype, dtype))
     if arr.shape != shape:
         raise ValueError("%s: input %d has shape %s, the plan is for %s"
                          % (what, i, arr.shape, shape))

@@ -98,7 +98,7 @@ def checked(plan, values, out, bfloat16):
         shape, strides, dtype = sig[3 * i:3 * i + 3]
         if type(value) is not _ndarray:  # a subclass too: its plain view (convert's asarray)
             value = _arrays.convert(value, dtype, bfloat16 and dtype != np.bool_,
-                                    "%s input %d" % (plan.what, i), exact=True)
+                                    "%s: input %d" % (plan.what, i), exact=True)
         _arrays.check_input(value, i, shape, strides, dtype, plan.what)
         arrays.append(value)
     if out is not None:

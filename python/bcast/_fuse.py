@@ -120,12 +120,15 @@ class _Trace:
     def argument(self, i):
         return Symbol(self, ("in", i), self.dtypes[i])
 
-    def operand(self, value):
+    def operand(self, value, condition=False):
         if isinstance(value, Symbol):
             if value._trace is not self:
                 raise ValueError("bcast.fuse: a symbol of another traced function")
             return value
-        dtype = _BOOL if _arrays._is_bool(value) else self.data_dtype
+        # A Python bool is a number, as the op functions take it, except as
+        # select's condition; bool arrays and numpy bools are conditions.
+        weak = type(value) is bool and not condition
+        dtype = _BOOL if _arrays._is_bool(value) and not weak else self.data_dtype
         # A number is a 0-d input, as an op function takes it; an array keeps its shape.
         const = _arrays.convert(value, dtype, False, "bcast.fuse: a constant", exact=True)
         # The value at the trace, kept for every call: a later change to the
@@ -148,7 +151,7 @@ class _Trace:
                 and not _arrays._is_bool(values[0])):  # before operand() casts it
             raise TypeError("%s: the condition must be bool, not %s"
                             % (what, getattr(values[0], "dtype", type(values[0]).__name__)))
-        operands = [self.operand(v) for v in values]
+        operands = [self.operand(v, name == "select" and k == 0) for k, v in enumerate(values)]
         data = operands[1:] if name == "select" else operands
         if name == "select" and operands[0].dtype != _BOOL:
             raise TypeError("%s: the condition must be bool, not %s" % (what, operands[0].dtype))
@@ -264,8 +267,8 @@ class Fused:
             # "u8"/"i8" are bcast's names here (numpy reads "u8" as uint64)
             named = {"u8": _arrays.QUANTIZED[0], "i8": _arrays.QUANTIZED[1]}.get(dtype) \
                 if isinstance(dtype, str) else None
-            try:
-                dtype = named or np.dtype(dtype)
+            try:  # np.dtype(None) would be float64
+                dtype = named or (np.dtype(dtype) if dtype is not None else None)
             except TypeError:
                 pass
             if dtype not in _arrays.QUANTIZED:

@@ -46,18 +46,22 @@ class Op(OwnsHandles):
     plan; close() (or leaving a `with` block) drops the plan likewise.
     """
 
-    def __init__(self, op, dtype, *, rule="numpy", axis=-1, mode="bidirectional"):
+    def __init__(self, op, dtype, *, rule="numpy", axis=-1, mode=None):
         self.name = _enums._key(op, "op")
         self._opcode = _enums.opcode(op)
         if dtype is None:  # np.dtype(None) would be float64
             raise TypeError("bcast.Op(%r): a dtype is required" % self.name)
         if self._opcode == _COPY and rule != "numpy":
             raise TypeError("bcast.Op('copy') broadcasts to a target under mode=, it takes no rule=")
+        if self._opcode != _COPY and mode is not None:
+            raise TypeError("bcast.Op(%r) takes no mode= (the expand mode of op 'copy'); "
+                            "its broadcasting is rule=" % self.name)
         self._code, storage = _arrays.storage_dtype(dtype)
         self._bfloat16 = self._code == _enums.BF16_CODE
         self._storage = np.dtype(storage.name)  # numpy's own object: checked with `is`
         self._rule = None if self._opcode == _COPY else _enums.rule_code(rule)
-        self._mode = _enums.expand_mode_code(mode) if self._opcode == _COPY else None
+        self._mode = (_enums.expand_mode_code("bidirectional" if mode is None else mode)
+                      if self._opcode == _COPY else None)
         self._what = "bcast.Op(%r)" % self.name
         self._axis = _arrays.as_axis(axis, self._what)
         self._result_dtype = (np.dtype(np.bool_) if self.name in _enums.BOOL_RESULT_OPS

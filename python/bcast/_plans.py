@@ -101,6 +101,9 @@ class Plan:
         shape first) or with element strides `out_strides` (None: C order).
         With `target`, every input is broadcast to it (ops only). Only
         before sharing."""
+        if target is None and axes_mapping is not None:
+            raise ValueError("%s: axes_mapping goes with a target shape (op 'copy', mode='explicit')"
+                             % self.what)
         check(self.kind._plan(self.handle, inputs, None, target, axes_mapping))
         self.shape = output_shape(self.kind.output_shape, self.handle)
         if out is not None:  # the output's shape first: the library reads one stride per axis

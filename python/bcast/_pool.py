@@ -17,6 +17,8 @@ import ctypes
 import os
 import threading
 
+import numpy as np
+
 from ._arrays import as_int
 from ._library import SIZE_MAX, OwnsHandles, c_void_p, check, lib
 
@@ -25,7 +27,7 @@ def _thread_count(threads, what, accepts="None, an int or a bcast.Pool"):
     try:
         n = as_int(threads, what + ": threads")
     except TypeError as e:
-        if isinstance(threads, bool):
+        if isinstance(threads, (bool, np.bool_)):
             raise
         raise TypeError("%s: threads must be %s, not %r" % (what, accepts, threads)) from e
     if n < 0:

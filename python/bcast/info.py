@@ -10,7 +10,7 @@ from ._plans import CACHE, OP, Plan, Shapes, contiguous_strides, new_handle
 
 
 def explain(*shapes_or_arrays, op="add", dtype=None, rule="numpy", axis=-1,
-            target_shape=None, mode="bidirectional", axes_mapping=None):
+            target_shape=None, mode=None, axes_mapping=None):
     """The plan bcast would run, as a dict (bcast_op_describe's JSON): output
     shape, the coalesced loops with per-operand element strides, the inner
     kernel kind and the ISA. Arrays contribute their shape and strides as a
@@ -19,7 +19,7 @@ def explain(*shapes_or_arrays, op="add", dtype=None, rule="numpy", axis=-1,
     call (for select: all but the condition); dtype= converts them as a call
     does. Plain shapes are contiguous; dtype otherwise defaults to float32. With
     target_shape (or op="copy"), every input is broadcast to the target under
-    `mode`, as bcast.expand does."""
+    `mode` (default "bidirectional"), as bcast.expand does."""
     what = "bcast.explain"
     # The arrays as a call would run them: their dtypes agree (or convert to
     # dtype=), and one whose strides are not whole elements is copied.
@@ -50,8 +50,13 @@ def explain(*shapes_or_arrays, op="add", dtype=None, rule="numpy", axis=-1,
     expanding = target_shape is not None or opcode == _enums.OPCODES["copy"]
     if expanding and target_shape is None:
         raise ValueError("bcast.explain: op='copy' needs target_shape")
+    if expanding and rule != "numpy":
+        raise TypeError("bcast.explain: broadcasting to target_shape is under mode=, it takes no rule=")
+    if not expanding and mode is not None:
+        raise TypeError("bcast.explain: mode= is the expand mode (with target_shape or op='copy'); "
+                        "the op's broadcasting is rule=")
     rule_code = None if expanding else _enums.rule_code(rule)
-    mode_code = _enums.expand_mode_code(mode) if expanding else None
+    mode_code = _enums.expand_mode_code("bidirectional" if mode is None else mode) if expanding else None
     axes_mapping = _arrays.as_axes_mapping(axes_mapping, what)
     handle = new_handle(opcode, code, rule_code, _arrays.as_axis(axis, what), mode_code)
     result_dtype = np.dtype(np.bool_) if _enums._key(op, "op") in _enums.BOOL_RESULT_OPS else storage

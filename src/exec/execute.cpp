@@ -161,7 +161,8 @@ void check_buffers(const plan::Layout& b, const void* const* inputs, const void*
         if (in_addr == out_addr && b.same_layout_as_output[user]) continue;  // in place
         fail(BCAST_ERROR_INVALID_ARGUMENT,
              "output overlaps input " + std::to_string(user) +
-                 " without the identical layout that in-place execution needs");
+                 "'s byte range without the identical layout that in-place execution needs "
+                 "(byte ranges decide: views that interleave count as overlapping)");
     }
 }
 

@@ -46,6 +46,19 @@ def test_constants_comparisons_and_select():
     assert both(x, limit).dtype == np.bool_
 
 
+def test_a_python_bool_is_a_number_except_as_a_condition():
+    # As the op functions take it: True is 1 of the data dtype; as select's
+    # condition (and beside bool arrays) it stays a bool.
+    a = np.array([1.5, -2.0], np.float32)
+    np.testing.assert_array_equal(bcast.fuse(lambda x: x * True + False)(a), bcast.add(bcast.mul(a, True), False))
+    assert bcast.fuse(lambda x: x * True)(a).dtype == np.float32
+    np.testing.assert_array_equal(bcast.fuse(lambda x, y: bcast.select(True, x, y))(a, -a), a)
+    flags = np.array([True, False])
+    np.testing.assert_array_equal(bcast.fuse(lambda c: c & True)(flags), flags)
+    with pytest.raises(TypeError, match="a quantized output is uint8 or int8, not None"):
+        bcast.fuse(lambda x: x + 1, output=(None, 0.1, 0))
+
+
 def test_rules_out_threads_and_strides():
     x = rand((2, 3, 4, 5))
     y = rand((3, 1))

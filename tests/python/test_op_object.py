@@ -142,8 +142,13 @@ def test_call_errors():
     op.plan([a.shape, b.shape])
     with pytest.raises(TypeError, match="planned for 2 inputs, not 1"):
         op(a)
-    with pytest.raises(TypeError, match="input 1 has dtype float64, the op is for float32"):
+    with pytest.raises(TypeError, match="input 1 has dtype float64, not float32; bcast does not promote"):
         op(a, b.astype("f8"))
+    scalar = bcast.Op("add", "f32")
+    scalar.plan([(2, 3), ()])
+    for value in (np.float64(1), np.array(1.0)):  # a numpy scalar says it as a 0-d array does
+        with pytest.raises(TypeError, match=r"^bcast.Op\('add'\): input 1 has dtype float64, not float32"):
+            scalar(a, value)
     with pytest.raises(ValueError, match=r"input 0 has shape \(3, 2\), the plan is for \(2, 3\)"):
         op(a.T.copy(), b)
     with pytest.raises(ValueError, match="input 0 has byte strides"):
@@ -247,3 +252,24 @@ def test_an_array_given_new_data_in_place_is_read_at_its_new_address():
     assert op(a, b, out=out) is out
     np.testing.assert_array_equal(out, np.full(1024, 6, "f4"))
     np.testing.assert_array_equal(victim, np.zeros(1024, "f4"))
+
+
+def test_arguments_of_another_kind_of_op_are_refused():
+    # mode= and axes_mapping= belong to op "copy" (expand), rule= to the others.
+    with pytest.raises(TypeError, match=r"bcast.Op\('add'\) takes no mode="):
+        bcast.Op("add", "f32", mode="numpy")
+    with pytest.raises(TypeError, match="takes no rule="):
+        bcast.Op("copy", "f32", rule="pdpd")
+    with pytest.raises(ValueError, match="axes_mapping goes with a target shape"):
+        bcast.Op("add", "f32").plan([(3,), (3,)], axes_mapping=[0])
+    with pytest.raises(TypeError, match="mode= is the expand mode"):
+        bcast.explain((3,), (3,), mode="numpy")
+    with pytest.raises(ValueError, match="axes_mapping goes with a target shape"):
+        bcast.explain((3,), (3,), axes_mapping=[0])
+    with pytest.raises(TypeError, match="takes no rule="):
+        bcast.explain((3,), op="copy", target_shape=(2, 3), rule="pdpd")
+    # The expand mode still defaults to bidirectional, and can be named.
+    expand = bcast.Op("copy", "f32")
+    assert expand.plan([(3, 1)], target=(2, 1, 4)) == (2, 3, 4)
+    assert bcast.Op("copy", "f32", mode="numpy").plan([(3,)], target=(2, 3)) == (2, 3)
+    assert bcast.explain((3, 1), op="copy", target_shape=(1, 4))["output_shape"] == [3, 4]

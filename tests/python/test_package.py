@@ -318,6 +318,11 @@ def test_out_is_validated():
     with pytest.raises(bcast.InvalidArgumentError):
         bcast.add(buf[:6], buf[:6], out=buf[2:])
     assert_same(buf, before)
+    # Interleaved views share no element but their byte ranges overlap: the
+    # C contract refuses them too, and the message says why.
+    with pytest.raises(bcast.InvalidArgumentError, match="byte ranges decide: views that interleave"):
+        bcast.add(buf[::2], np.float32(1), out=buf[1::2])
+    assert_same(buf, before)
 
 
 def test_zero_d_and_empty():
@@ -558,6 +563,24 @@ def test_array_likes_that_do_not_fit_the_dtype_are_refused_as_scalars_are():
         op(np.ones(3, "i4"), [2 ** 40, 0, 0])
     # Values that fit still take the arrays' dtype.
     assert_same(bcast.add(np.ones(3, np.int8), [100, -2, 3]), np.array([101, -1, 4], "i1"))
+
+
+def test_lists_of_ints_past_int64_are_ints_not_floats():
+    # numpy makes float64 or object arrays of such lists; they are Python
+    # ints, accepted where they fit the dtype, OverflowError where not.
+    big = 2 ** 64 - 1
+    assert_same(bcast.add(np.zeros(2, np.uint64), [big, 1]), np.array([big, 1], np.uint64))
+    assert_same(bcast.add([big, 1], [0, 0], dtype=np.uint64), np.array([big, 1], np.uint64))
+    assert_same(bcast.add(np.zeros((2, 1), np.int64), [[2 ** 62], [-2 ** 63]]),
+                np.array([[2 ** 62], [-2 ** 63]], np.int64))
+    with pytest.raises(OverflowError, match="Python integer 9223372036854775808 out of bounds for int64"):
+        bcast.add(np.zeros(2, np.int64), [2 ** 63, 1])
+    with pytest.raises(OverflowError, match="Python integer 18446744073709551616 out of bounds for int64"):
+        bcast.add(np.zeros(2, np.int64), [2 ** 64, -1])
+    with pytest.raises(OverflowError, match="-1 out of bounds for uint64"):
+        bcast.add(np.zeros(2, np.uint64), [-1, 2 ** 63])
+    with pytest.raises(TypeError, match="cannot cast object to int8"):  # not all ints
+        bcast.add(np.zeros(2, np.int8), [1.5, 2 ** 70])
 
 
 @pytest.mark.parametrize("axis", ["0", 0.7, 1.0, True, None])

@@ -97,8 +97,9 @@ def test_bad_threads_arguments():
     x = np.ones(3)
     with pytest.raises(ValueError, match=">= 0"):
         bcast.add(x, x, threads=-1)
-    with pytest.raises(TypeError, match="bool"):
-        bcast.add(x, x, threads=True)
+    for flag in (True, np.True_):
+        with pytest.raises(TypeError, match="threads must be an int, not bool"):
+            bcast.add(x, x, threads=flag)
     with pytest.raises(TypeError, match="bcast.Pool"):
         bcast.add(x, x, threads="2")
     with pytest.raises(bcast.InvalidArgumentError, match="at most 4096"):
