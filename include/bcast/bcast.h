@@ -340,7 +340,10 @@ BCAST_API size_t bcast_dtype_size(bcast_dtype dtype) BCAST_NOEXCEPT;
  *  SUB, RSUB           2       numeric    x - y ; y - x
  *  MUL                 2..16   numeric    x * y (* ...)
  *  DIV, RDIV           2       numeric    x / y (int: truncates) ; y / x
- *  MAX, MIN            2..16   numeric    NaN from either side propagates
+ *  MAX, MIN            2..16   numeric    NaN from either side propagates; of
+ *                                         equal inputs (-0 and +0) the earlier
+ *                                         one (std::max's; numpy gives the
+ *                                         later)
  *  POW, RPOW           2       numeric    C pow; int: exact by squaring, a
  *                                         negative exponent gives 0 unless the
  *                                         base is 1 or -1

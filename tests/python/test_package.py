@@ -325,6 +325,20 @@ def test_out_is_validated():
     assert_same(buf, before)
 
 
+@pytest.mark.parametrize("name", ["max", "min"])
+def test_max_and_min_of_signed_zeros_give_the_earlier_input(name):
+    # The header's decision (numpy gives the later): the same in every
+    # layout, including those whose kernels take the operands exchanged.
+    fn = getattr(bcast, name)
+    neg, pos = np.float32(-0.0), np.zeros(37, "f4")
+    rows = np.zeros((5, 8), "f4")
+    for got, first_negative in ((fn(-pos, pos), True), (fn(pos, -pos), False),
+                                (fn(neg, pos), True), (fn(pos, neg), False),
+                                (fn(-rows[:1], rows), True), (fn(rows, -rows[:1]), False),
+                                (fn(-pos, pos, pos), True)):
+        assert np.signbit(got).all() == first_negative and np.signbit(got).any() == first_negative
+
+
 def test_zero_d_and_empty():
     got = bcast.add(np.float32(2), np.float32(3))
     assert got.shape == () and got.dtype == np.float32 and got == 5
