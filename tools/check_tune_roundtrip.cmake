@@ -84,10 +84,15 @@ endif()
 get_filename_component(out_dir "${shared_file}" DIRECTORY)
 get_filename_component(out_parent "${out_dir}" DIRECTORY)
 get_filename_component(out_dir_name "${out_dir}" NAME)
-# A regular file as a directory of the path: the same.
+# A regular file as a directory of the path: the same; a dangling link as
+# the directory says so, not "Not a directory".
+set(dangling "${out_parent}/bcast-dangling-link")
+file(REMOVE "${dangling}")
+file(CREATE_LINK "${out_parent}/bcast-no-such-target" "${dangling}" SYMBOLIC)
 foreach(out_and_refusal "${out_dir}|cannot write ${out_dir}: Is a directory"
                         "${out_dir_name}|cannot write ${out_dir_name}: Is a directory"
-                        "${shared_file}/x.json|cannot write in ${shared_file}: Not a directory")
+                        "${shared_file}/x.json|cannot write in ${shared_file}: Not a directory"
+                        "${dangling}/x.json|cannot write in ${dangling}: No such file or directory")
   string(REPLACE "|" ";" pair "${out_and_refusal}")
   list(GET pair 0 bad_out)
   list(GET pair 1 refusal)
@@ -98,4 +103,5 @@ foreach(out_and_refusal "${out_dir}|cannot write ${out_dir}: Is a directory"
     message(FATAL_ERROR "bcast tune --out ${bad_out}: exit ${rc}, not '${refusal}'\n${out4}${err}")
   endif()
 endforeach()
+file(REMOVE "${dangling}")
 message(STATUS "ok: ${out}${isa}${home_isa}")

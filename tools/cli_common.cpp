@@ -87,8 +87,10 @@ std::string write_file_whole(const std::string& path, const void* data, std::siz
     // the writer's, as with sed -i: writing in place instead could leave it
     // half written), or a new file's.
     if (exists) {
-        if (::fchown(fd, st.st_uid, st.st_gid) != 0) { /* not ours to give: keep ours */ }
-        (void)::fchmod(fd, st.st_mode & 07777);
+        // Set-id bits only with the owner kept (writing in place clears
+        // them too for a writer who could not keep them).
+        const bool owner_kept = ::fchown(fd, st.st_uid, st.st_gid) == 0;
+        (void)::fchmod(fd, st.st_mode & (owner_kept ? 07777 : 01777));
     } else {
         const mode_t mask = ::umask(0);
         ::umask(mask);

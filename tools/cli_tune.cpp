@@ -427,8 +427,8 @@ std::string prepare_directory(const std::string& path, bool user_cache) {
         }
         if (at == std::string::npos) break;
     }
-    if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-        return "cannot write in " + dir + ": " + std::strerror(ENOTDIR);
+    if (::stat(dir.c_str(), &st) != 0) return "cannot write in " + dir + ": " + std::strerror(errno);
+    if (!S_ISDIR(st.st_mode)) return "cannot write in " + dir + ": " + std::strerror(ENOTDIR);
     if (::access(dir.c_str(), W_OK) != 0) return "cannot write in " + dir + ": " + std::strerror(errno);
     return "";
 }

@@ -263,9 +263,13 @@ def check_out_planned(out, signature, contiguous, what):
                          % (what, out.strides, strides))
 
 
-def check_input(arr, i, shape, strides, dtype, what):
+def check_input(arr, i, shape, strides, dtype, what, bfloat16=False):
     """Input i of a planned call against the plan's (shape, byte strides,
-    dtype) of it: arr is an ndarray (convert() made it one)."""
+    dtype) of it: arr is an ndarray (convert() made it one). bfloat16: the
+    plan's uint16 holds bfloat16 bits (no cast of another dtype gives them)."""
+    if arr.dtype != dtype and bfloat16:
+        raise TypeError("%s: input %d: dtype='bfloat16' takes uint16 arrays of bfloat16 bits, not %s"
+                        % (what, i, arr.dtype))
     if arr.dtype != dtype:
         raise TypeError("%s: input %d has dtype %s, not %s; bcast does not promote, convert it first"
                         % (what, i, arr.dtype, dtype))

@@ -99,7 +99,7 @@ def checked(plan, values, out, bfloat16):
         if type(value) is not _ndarray:  # a subclass too: its plain view (convert's asarray)
             value = _arrays.convert(value, dtype, bfloat16 and dtype != np.bool_,
                                     "%s: input %d" % (plan.what, i), exact=True)
-        _arrays.check_input(value, i, shape, strides, dtype, plan.what)
+        _arrays.check_input(value, i, shape, strides, dtype, plan.what, bfloat16 and dtype != np.bool_)
         arrays.append(value)
     if out is not None:
         _arrays.check_out_planned(out, plan.out_signature, plan.out_contiguous, plan.what)

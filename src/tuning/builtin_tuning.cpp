@@ -88,6 +88,10 @@ const char* family_name(const kernels::cpu::CpuFeatures& f) {
 }  // namespace
 
 Builtin builtin_tuning(const kernels::cpu::CpuFeatures& f) {
+    return builtin_tuning(f, last_level_cache_bytes());
+}
+
+Builtin builtin_tuning(const kernels::cpu::CpuFeatures& f, uint64_t llc) {
     Builtin b;
     b.name = family_name(f);
     Tuning& t = b.tuning;
@@ -102,7 +106,6 @@ Builtin builtin_tuning(const kernels::cpu::CpuFeatures& f) {
     const PrefetchHint hint = f.intel ? PrefetchHint::t1 : PrefetchHint::nta;
     t.rows = Prefetch{hint, 4096};
     t.chain = Prefetch{hint, 4096};
-    const uint64_t llc = last_level_cache_bytes();
     t.nt_min_bytes_1t = one_thread_threshold();
     t.nt_min_bytes_nt = split_threshold(t.nt_min_bytes_1t, llc);
     // One running input: the same, except on Zen 4, where two guests' tuner

@@ -5,6 +5,8 @@
 #include "kernels/cpu/cpu_features.hpp"
 #include "tuning/tuning_values.hpp"
 
+#include <cstdint>
+
 namespace bcast::tuning {
 
 struct Builtin {
@@ -14,5 +16,7 @@ struct Builtin {
 
 // For the CPU `f`, with cache sizes read from this host (sysconf, sysfs).
 Builtin builtin_tuning(const kernels::cpu::CpuFeatures& f);
+// The same with the last-level cache given (bytes, 0 if unknown).
+Builtin builtin_tuning(const kernels::cpu::CpuFeatures& f, uint64_t llc_bytes);
 
 }  // namespace bcast::tuning

@@ -459,23 +459,25 @@ TEST_CASE("built-in tuning: one running input streams later on Zen 4 only", "[si
     zen4.family = zen3.family = 25;
     zen4.model = 17;
     zen3.model = 1;
-    const auto z3 = bcast::tuning::builtin_tuning(zen3);
-    CHECK(std::string(z3.name) == "zen3");
-    CHECK(z3.tuning.nt_min_bytes_1t_one_input == z3.tuning.nt_min_bytes_1t);
-    CHECK(z3.tuning.nt_min_bytes_nt_one_input == z3.tuning.nt_min_bytes_nt);
-    const auto z4 = bcast::tuning::builtin_tuning(zen4);
-    CHECK(std::string(z4.name) == "zen4");
-    CHECK(z4.tuning.nt_min_bytes_1t == z3.tuning.nt_min_bytes_1t);
-    CHECK(z4.tuning.nt_min_bytes_1t_one_input >= z4.tuning.nt_min_bytes_1t);
-    CHECK(z4.tuning.nt_min_bytes_nt_one_input >= z4.tuning.nt_min_bytes_nt);
-    std::ifstream l3("/sys/devices/system/cpu/cpu0/cache/index3/size");
-    std::string size;
-    if (l3 >> size && size == "32768K") {
-        constexpr uint64_t kMiB = uint64_t{1} << 20;
-        CHECK(z4.tuning.nt_min_bytes_1t_one_input >= 10 * kMiB);
-        CHECK(z4.tuning.nt_min_bytes_1t_one_input <= 19 * kMiB);
-        CHECK(z4.tuning.nt_min_bytes_nt_one_input >= 22 * kMiB);
-        CHECK(z4.tuning.nt_min_bytes_nt_one_input <= 38 * kMiB);
+    constexpr uint64_t kMiB = uint64_t{1} << 20;
+    // The LLCs of the measured guests (32 MiB), one a guest may report
+    // (480 MiB: capped), and none.
+    for (const uint64_t llc : {32 * kMiB, 480 * kMiB, uint64_t{0}}) {
+        CAPTURE(llc);
+        const auto z3 = bcast::tuning::builtin_tuning(zen3, llc);
+        CHECK(std::string(z3.name) == "zen3");
+        CHECK(z3.tuning.nt_min_bytes_1t_one_input == z3.tuning.nt_min_bytes_1t);
+        CHECK(z3.tuning.nt_min_bytes_nt_one_input == z3.tuning.nt_min_bytes_nt);
+        const auto z4 = bcast::tuning::builtin_tuning(zen4, llc);
+        CHECK(std::string(z4.name) == "zen4");
+        CHECK(z4.tuning.nt_min_bytes_1t == z3.tuning.nt_min_bytes_1t);
+        CHECK(z4.tuning.nt_min_bytes_nt == z3.tuning.nt_min_bytes_nt);
+        // The two guests' crossovers: 10-19 MiB on one thread, 22-38 split,
+        // whatever the one-thread threshold of this host's L2 is below them.
+        const uint64_t one = llc == 0 ? 0 : llc == 32 * kMiB ? 14 * kMiB : 32 * kMiB;
+        const uint64_t split = llc == 0 ? 0 : llc == 32 * kMiB ? 28 * kMiB : 64 * kMiB;
+        CHECK(z4.tuning.nt_min_bytes_1t_one_input == std::max(z4.tuning.nt_min_bytes_1t, one));
+        CHECK(z4.tuning.nt_min_bytes_nt_one_input == std::max(z4.tuning.nt_min_bytes_nt, split));
     }
 }
 

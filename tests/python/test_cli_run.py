@@ -266,7 +266,16 @@ def test_a_file_this_user_may_not_write_is_refused_and_kept():
             assert r.returncode == 0, r.stderr.decode()
             assert os.stat(other).st_uid == 65534 and os.stat(other).st_mode & 0o777 == 0o666
             np.testing.assert_array_equal(np.load(other), np.arange(4, dtype="f4") * 2)
-        assert sorted(os.listdir(work)) == sorted(["a.npy", "ro.npy"] + (["other.npy"] if os.getuid() == 0 else []))
+            # Its set-id bits go with the owner it lost, as a write in place
+            # by this user would clear them.
+            setid = save(os.path.join(work, "setid.npy"), np.zeros(1, "f4"))
+            os.chmod(setid, 0o6666)
+            r = subprocess.run([CLI, "run", "--op", "add", "-o", setid, a, a], capture_output=True,
+                               preexec_fn=_as_nobody)
+            assert r.returncode == 0, r.stderr.decode()
+            assert os.stat(setid).st_uid == 65534 and os.stat(setid).st_mode & 0o7777 == 0o666
+        kept = ["other.npy", "setid.npy"] if os.getuid() == 0 else []
+        assert sorted(os.listdir(work)) == sorted(["a.npy", "ro.npy"] + kept)
     finally:
         shutil.rmtree(work)
 

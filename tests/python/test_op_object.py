@@ -273,3 +273,16 @@ def test_arguments_of_another_kind_of_op_are_refused():
     assert expand.plan([(3, 1)], target=(2, 1, 4)) == (2, 3, 4)
     assert bcast.Op("copy", "f32", mode="numpy").plan([(3,)], target=(2, 3)) == (2, 3)
     assert bcast.explain((3, 1), op="copy", target_shape=(1, 4))["output_shape"] == [3, 4]
+
+
+def test_a_bfloat16_op_says_what_its_inputs_hold():
+    # Its uint16 arrays hold bfloat16 bits: "convert it" to uint16 would give
+    # wrong bits, so an input of another dtype gets the bfloat16 wording, as
+    # the op functions give it, from an array and a numpy scalar alike.
+    op = bcast.Op("add", "bfloat16")
+    op.plan([(3,), (3,)])
+    for value in (np.zeros(3, np.float32), np.float32(1)):
+        with pytest.raises(TypeError, match=r"input 1: dtype='bfloat16' takes uint16 arrays of bfloat16 bits, not float32"):
+            op(np.zeros(3, np.uint16), value)
+    with pytest.raises(TypeError, match="dtype='bfloat16' takes uint16 arrays of bfloat16 bits, not float32"):
+        bcast.add(np.zeros(3, np.uint16), np.zeros(3, np.float32), dtype="bfloat16")
