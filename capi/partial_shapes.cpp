@@ -196,6 +196,8 @@ size_t bcast_conditions_format(size_t num_conditions, const bcast_condition* con
         if (inputs && num_inputs > BCAST_MAX_INPUTS)
             fail(BCAST_ERROR_INVALID_ARGUMENT, "num_inputs " + std::to_string(num_inputs) +
                                                    " exceeds " + std::to_string(BCAST_MAX_INPUTS));
+        // Without inputs a count of 0 says nothing of the inputs' number.
+        partial::check_condition_inputs(atoms, num_inputs, inputs != nullptr || num_inputs > 0);
         SymbolMap symbols;
         const std::size_t n = inputs ? num_inputs : 0;
         std::vector<partial::PShape> shapes(n);

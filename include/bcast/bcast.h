@@ -291,7 +291,9 @@ BCAST_API bcast_status bcast_conditions_hold(size_t num_conditions,
  * N == M": a dimension is named by its symbol (one without a line break) or
  * known extent in `inputs` (may be NULL), else as in0[1] / in0[-1].
  * snprintf-like: writes at most size bytes with the NUL and returns the full
- * length; 0 for bad arguments. */
+ * length; 0 for bad arguments (as for bcast_conditions_hold: a condition
+ * naming a negative input, or one of num_inputs or more where num_inputs > 0
+ * or inputs is given). */
 BCAST_API size_t bcast_conditions_format(size_t num_conditions,
                                          const bcast_condition* conditions, size_t num_inputs,
                                          const bcast_pshape* inputs, char* buf,
@@ -817,10 +819,14 @@ BCAST_API const char* bcast_isa_name(int32_t index) BCAST_NOEXCEPT;
  * /var/cache/bcast/tuning.json; `bcast tune` writes one. A file for another
  * CPU (vendor, family, model, kernel set), of another format, or malformed
  * is ignored; then the built-in tuning for the CPU's family is in force.
- * Tuning never changes results. The library never writes a file. */
+ * The kernel set of the key is the one plans use at the lookup: a later
+ * bcast_set_max_isa does not look again (the tuning found stays in force,
+ * and bcast_tuning_describe's "key" keeps saying which). Tuning never
+ * changes results. The library never writes a file. */
 
 /* Makes the tuning text (len bytes, the format `bcast tune` writes) the one
- * in force for plans and kernel calls from now on, if it is for this host.
+ * in force for plans and kernel calls from now on, if it is for this host
+ * (the key of the lookup, as bcast_tuning_describe shows it).
  * INVALID_ARGUMENT with the reason in bcast_last_error when it is malformed
  * or for another host (nothing changes then). NULL text restores what the
  * first lookup found. Each accepted text's tuning is kept for the life of the

@@ -80,6 +80,10 @@ Inference infer_expand(Semantics semantics, bcast_expand_mode mode, const PShape
                        const PShape& target, const int64_t* axes_mapping,
                        std::size_t axes_count, int64_t axis, const Symbols& symbols);
 
+// INVALID_ARGUMENT if a condition names a negative input or, where the
+// count is `known`, one of num_inputs or more.
+void check_condition_inputs(const std::vector<Atom>& conditions, std::size_t num_inputs, bool known);
+
 // Whether static shapes satisfy the conditions (every clause has a true atom).
 // A condition naming an input beyond num_inputs is INVALID_ARGUMENT.
 bool conditions_hold(const std::vector<Atom>& conditions, const Shape* inputs,

@@ -97,13 +97,7 @@ int64_t extent(const Shape& s, int64_t axis) {
     return i >= 0 && i < r ? s[static_cast<std::size_t>(i)] : 1;
 }
 
-bool atom_holds(const Atom& a, const Shape* in, std::size_t n) {
-    const auto bad = [&](int32_t j) { return j < 0 || static_cast<std::size_t>(j) >= n; };
-    if (bad(a.input) || (a.kind == AtomKind::dim_eq_dim && bad(a.other_input)))
-        fail(BCAST_ERROR_INVALID_ARGUMENT,
-             "a condition names input " +
-                 std::to_string(bad(a.input) ? a.input : a.other_input) + " of " +
-                 std::to_string(n));
+bool atom_holds(const Atom& a, const Shape* in) {
     const Shape& s = in[a.input];
     const auto rank = static_cast<int64_t>(s.rank);
     switch (a.kind) {
@@ -219,13 +213,24 @@ Inference infer_expand(Semantics semantics, bcast_expand_mode mode, const PShape
     return detail::solve(l, in.data(), 2, symbols, check_expand, &context);
 }
 
+void check_condition_inputs(const std::vector<Atom>& conditions, std::size_t n, bool known) {
+    const auto bad = [&](int32_t j) { return j < 0 || (known && static_cast<std::size_t>(j) >= n); };
+    for (const Atom& a : conditions) {
+        if (bad(a.input) || (a.kind == AtomKind::dim_eq_dim && bad(a.other_input)))
+            fail(BCAST_ERROR_INVALID_ARGUMENT,
+                 "a condition names input " + std::to_string(bad(a.input) ? a.input : a.other_input) +
+                     (known ? " of " + std::to_string(n) : std::string()));
+    }
+}
+
 bool conditions_hold(const std::vector<Atom>& conditions, const Shape* inputs, std::size_t n) {
+    check_condition_inputs(conditions, n, true);
     std::size_t i = 0;
     while (i < conditions.size()) {
         const uint32_t clause = conditions[i].clause;
         bool any = false;
         for (; i < conditions.size() && conditions[i].clause == clause; ++i)
-            any = atom_holds(conditions[i], inputs, n) || any;
+            any = atom_holds(conditions[i], inputs) || any;
         if (!any) return false;
     }
     return true;

@@ -85,8 +85,14 @@ std::string use_text(std::string_view text, State& s) {
     return "";
 }
 
+// A path past PATH_MAX (which no file has) is cut, so that the description
+// stays a text that loads back (kMaxTextBytes).
 void note_ignored(State& s, const std::string& where, const std::string& why) {
-    s.ignored += (s.ignored.empty() ? "" : "; ") + where + ": " + why;
+    constexpr std::size_t kMaxPath = 4096;
+    const std::string shown = where.size() <= kMaxPath
+                                  ? where
+                                  : where.substr(0, kMaxPath) + "... (" + std::to_string(where.size()) + " bytes)";
+    s.ignored += (s.ignored.empty() ? "" : "; ") + shown + ": " + why;
 }
 
 const State* lookup() {
@@ -146,8 +152,9 @@ std::string active_source() { return state().source; }
 
 std::string load_text(std::string_view text) {
     state();  // g_lookup
+    // The lookup's key, kernel set included: a later bcast_set_max_isa does
+    // not look again, so a text must be for the key the description shows.
     auto s = std::make_unique<State>(*g_lookup);
-    s->key = host_key();
     s->ignored.clear();
     const std::string why = use_text(text, *s);
     if (!why.empty()) return why;  // never published

@@ -93,3 +93,33 @@ TEST_CASE("partial strict: a symbol with a line break is named by its place in t
     REQUIRE(len < sizeof text);
     CHECK(std::string(text) == "in0[0] == 1 or M == 1 or in0[0] == M");
 }
+
+TEST_CASE("partial conditions: hold and format refuse the same inputs", "[partial]") {
+    // A condition naming a negative input, or one past num_inputs, is a bad
+    // argument to both: hold says INVALID_ARGUMENT, format gives 0 (it used
+    // to format "in-1[0] == 1"). Without inputs and a count, only negatives.
+    const size_t ranks[2] = {2, 1};
+    const int64_t d0[2] = {3, 4}, d1[1] = {4};
+    const int64_t* dims[2] = {d0, d1};
+    char text[64];
+    int32_t holds = -1;
+    for (const auto& bad : {std::array<int32_t, 3>{-1, 0, BCAST_COND_DIM_EQ_VALUE},
+                            std::array<int32_t, 3>{2, 0, BCAST_COND_DIM_EQ_VALUE},
+                            std::array<int32_t, 3>{0, 5, BCAST_COND_DIM_EQ_DIM},
+                            std::array<int32_t, 3>{0, -3, BCAST_COND_DIM_EQ_DIM}}) {
+        const bcast_condition c = {0, static_cast<bcast_cond_kind>(bad[2]), bad[0], bad[1], 0, 1};
+        CAPTURE(bad[0], bad[1], bad[2]);
+        CHECK(bcast_conditions_hold(1, &c, 2, ranks, dims, &holds) == BCAST_ERROR_INVALID_ARGUMENT);
+        CHECK(std::string(bcast_last_error()).rfind("a condition names input ", 0) == 0);
+        CHECK(bcast_conditions_format(1, &c, 2, nullptr, text, sizeof text) == 0);
+        CHECK(text[0] == '\0');
+        const bool negative = bad[0] < 0 || bad[1] < 0;
+        CHECK((bcast_conditions_format(1, &c, 0, nullptr, text, sizeof text) == 0) == negative);
+    }
+    CHECK(holds == -1);
+    const bcast_condition ok = {0, BCAST_COND_DIM_EQ_DIM, 1, 0, 0, -1};
+    CHECK(bcast_conditions_hold(1, &ok, 2, ranks, dims, &holds) == BCAST_OK);
+    CHECK(holds == 1);  // in1[0] == in0[-1]: 4 == 4
+    CHECK(bcast_conditions_format(1, &ok, 2, nullptr, text, sizeof text) > 0);
+    CHECK(std::string(text) == "in1[0] == in0[-1]");
+}

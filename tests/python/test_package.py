@@ -561,6 +561,41 @@ def test_library_lookup_honours_bcast_library():
     assert "ImportError" in run.stderr and "BCAST_LIBRARY=/nonexistent/libbcast.so.1" in run.stderr
 
 
+def test_the_tuning_description_loads_back_whatever_the_paths_were():
+    # bcast_tuning_describe's text is a tuning text for this host, also when
+    # BCAST_TUNING names a path longer than any file's (recorded cut), and
+    # after bcast_set_max_isa (the key stays the lookup's).
+    script = r"""
+import ctypes, os, sys
+lib = ctypes.CDLL(os.environ["BCAST_LIBRARY"])
+lib.bcast_tuning_describe.restype = ctypes.c_size_t
+lib.bcast_tuning_describe.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
+lib.bcast_tuning_load_string.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
+lib.bcast_last_error.restype = ctypes.c_char_p
+def describe():
+    n = lib.bcast_tuning_describe(None, 0)
+    buf = ctypes.create_string_buffer(n + 1)
+    lib.bcast_tuning_describe(buf, n + 1)
+    return buf.value
+def key(text):
+    return text[text.index(b'"key":'):text.index(b'}', text.index(b'"key":'))]
+first = describe()
+for cap in (b"", b"sse2"):
+    if cap:
+        assert lib.bcast_set_max_isa(cap) == 0
+    text = describe()
+    assert key(text) == key(first), (first, text)
+    status = lib.bcast_tuning_load_string(text, len(text))
+    assert status == 0, lib.bcast_last_error()
+sys.stdout.write(first.decode())
+"""
+    path = "/tmp/" + "a" * 255 + "/" + ("b" * 255 + "/") * 20 + "x"
+    env = dict(os.environ, BCAST_TUNING=path)
+    run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert "bbbb... (%d bytes): cannot open" % len(path) in run.stdout
+
+
 # ---------------------------------------------------------------------------
 # Arguments that do not fit are refused, never cut or wrapped
 
