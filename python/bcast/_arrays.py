@@ -119,6 +119,10 @@ def _python_scalar(value, storage, what):
     return np.asarray(value, storage)
 
 
+def _bfloat16_refusal(what, dtype):
+    return TypeError("%s: dtype='bfloat16' takes uint16 arrays of bfloat16 bits, not %s" % (what, dtype))
+
+
 def convert(value, storage, bfloat16, what, exact=False):
     """value as an array of `storage` (no copy when it already is one).
     Values that come from Python (lists, tuples: no dtype of their own) must
@@ -144,8 +148,7 @@ def convert(value, storage, bfloat16, what, exact=False):
         raise TypeError("%s has dtype %s, not %s; bcast does not promote, convert it first"
                         % (what, arr.dtype, storage))
     if bfloat16:
-        raise TypeError("%s: dtype='bfloat16' takes uint16 arrays of bfloat16 bits, not %s"
-                        % (what, arr.dtype))
+        raise _bfloat16_refusal(what, arr.dtype)
     if python_ints and storage.kind in "iu":
         # Python ints, as weak as a Python scalar: any integer dtype that holds them.
         info = np.iinfo(storage)
@@ -268,8 +271,7 @@ def check_input(arr, i, shape, strides, dtype, what, bfloat16=False):
     dtype) of it: arr is an ndarray (convert() made it one). bfloat16: the
     plan's uint16 holds bfloat16 bits (no cast of another dtype gives them)."""
     if arr.dtype != dtype and bfloat16:
-        raise TypeError("%s: input %d: dtype='bfloat16' takes uint16 arrays of bfloat16 bits, not %s"
-                        % (what, i, arr.dtype))
+        raise _bfloat16_refusal("%s: input %d" % (what, i), arr.dtype)
     if arr.dtype != dtype:
         raise TypeError("%s: input %d has dtype %s, not %s; bcast does not promote, convert it first"
                         % (what, i, arr.dtype, dtype))

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -88,10 +89,9 @@ std::string use_text(std::string_view text, State& s) {
 // A path past PATH_MAX (which no file has) is cut, so that the description
 // stays a text that loads back (kMaxTextBytes).
 void note_ignored(State& s, const std::string& where, const std::string& why) {
-    constexpr std::size_t kMaxPath = 4096;
-    const std::string shown = where.size() <= kMaxPath
+    const std::string shown = where.size() <= PATH_MAX
                                   ? where
-                                  : where.substr(0, kMaxPath) + "... (" + std::to_string(where.size()) + " bytes)";
+                                  : where.substr(0, PATH_MAX) + "... (" + std::to_string(where.size()) + " bytes)";
     s.ignored += (s.ignored.empty() ? "" : "; ") + shown + ": " + why;
 }
 
