@@ -162,6 +162,13 @@ def run_planned(plan, values, out, threads, bfloat16):
                   (x.shape, x.strides, x.dtype, y.shape, y.strides, y.dtype,
                    out.shape, out.strides, out.dtype) == plan.call_signature):
                 return execute(plan, values, out, threads)
+    elif all(type(v) is _ndarray for v in values):  # as the two-input test, any count
+        if out is None:
+            if signature(values) == plan.signature:
+                return execute(plan, values, None, threads)
+        elif (type(out) is _ndarray and
+              signature(values) + (out.shape, out.strides, out.dtype) == plan.call_signature):
+            return execute(plan, values, out, threads)
     out = _arrays.single_out(out, plan.what)
     return execute(plan, checked(plan, values, out, bfloat16), out, threads)
 

@@ -63,7 +63,15 @@ _NUMPY_TO_CODE = {
 def _key(name, what):
     if not isinstance(name, str):
         raise TypeError("%s must be a name (str), not %r" % (what, name))
-    return name.strip().lower().replace("-", "_")
+    # str's own methods: a subclass's could run anything
+    return str.strip(name).lower().replace("-", "_")
+
+
+def plain(name):
+    """A name (a str) as an exact str, for a plan cache key: looking a key up
+    hashes and compares it, which would run a str subclass's __hash__ and
+    __eq__ after the arrays' layouts were read for it."""
+    return name if type(name) is str else str.__str__(name)
 
 
 def rule_code(rule):

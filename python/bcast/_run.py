@@ -22,7 +22,9 @@ from ._pool import pool_for
 
 def binary(op, x, y, rule, axis, out, dtype, threads=None):
     """apply() for two inputs, the hot path written out: most calls are this one."""
-    if dtype is None and type(axis) is int:
+    # Exact types only in a key's head: the cache's hash and compare then
+    # run no caller code between reading the arrays' layouts and the call.
+    if dtype is None and type(axis) is int and type(rule) is str:
         result = run_cached((op, rule, axis, None), (x, y), out, threads)
         if result is not None:
             return result
@@ -48,10 +50,17 @@ def apply(op, values, *, rule="numpy", axis=-1, out=None, dtype=None, condition=
         return traced_call(op, values, rule, axis, out, dtype, threads)
     axis = _arrays.as_axis(axis, what)
     pool = pool_for(threads, what)
-    if dtype is None and target is None:
+    if dtype is None and target is None and type(rule) is str:
         result = run_cached((op, rule, axis, None), tuple(values), out, pool)
         if result is not None:
             return result
+    # Names checked before the arrays are read (a str subclass runs no code
+    # of its own from here: _enums).
+    if target is not None:
+        rule_code, mode_code = None, _enums.expand_mode_code(expand_mode)
+        axes_mapping = _arrays.as_axes_mapping(axes_mapping, what)
+    else:
+        rule_code, mode_code = _enums.rule_code(rule), None
     if condition:
         data, code, storage = _arrays.prepare_data(values[1:], dtype, what, takes_dtype=True)
         arrays = [_arrays.prepare_condition(values[0], what)] + data
@@ -60,20 +69,15 @@ def apply(op, values, *, rule="numpy", axis=-1, out=None, dtype=None, condition=
     result_dtype = np.dtype(np.bool_) if op in _enums.BOOL_RESULT_OPS else storage
     if out is not None:
         _arrays.check_out(out, result_dtype, what)
-    if target is not None:
-        rule_code, mode_code = None, _enums.expand_mode_code(expand_mode)
-        axes_mapping = _arrays.as_axes_mapping(axes_mapping, what)
-    else:
-        rule_code, mode_code = _enums.rule_code(rule), None
     extra = None
     if dtype is not None or target is not None:
-        extra = (dtype, target, expand_mode, axes_mapping)
+        extra = (code, target, mode_code, axes_mapping)
 
     def make():
         return Plan(OP, new_handle(_enums.opcode(op), code, rule_code, axis, mode_code), what,
                     result_dtype, op not in _enums.ARRAY_RESULT_OPS)
 
-    plan, hit = planned(key((op, rule, axis, extra), arrays, out), make, arrays, out, target,
+    plan, hit = planned(key((op, _enums.plain(rule), axis, extra), arrays, out), make, arrays, out, target,
                         axes_mapping)
     result = execute(plan, arrays, out, pool)
     if hit:

@@ -44,16 +44,17 @@ def qlinear(op, a, b, a_scale, a_zero_point, b_scale, b_zero_point, y_scale, y_z
                                     ("y", y_scale, y_zero_point)):
         params += _arrays.quantization(scale, zero_point, "%s: %s_scale" % (what, name),
                                        "%s: %s_zero_point" % (what, name))
-    head = ("qlinear", op, rule, axis, params)
-    result = run_cached(head, (a, b), out, pool)
-    if result is not None:
-        return result
+    if type(op) is str and type(rule) is str:  # exact types in a key: _run.binary
+        result = run_cached(("qlinear", op, rule, axis, params), (a, b), out, pool)
+        if result is not None:
+            return result
+    opcode, rule_code = _enums.opcode(op), _enums.rule_code(rule)
+    head = ("qlinear", _enums.plain(op), _enums.plain(rule), axis, params)
     checked = [_arrays.quantized_array(value, "%s: %s" % (what, name))
                for name, value in (("a", a), ("b", b))]
     arrays, code, storage = _arrays.prepare_data(checked, None, what)
     if out is not None:
         _arrays.check_out(out, storage, what)
-    opcode, rule_code = _enums.opcode(op), _enums.rule_code(rule)
 
     def make():
         handle = new_handle(opcode, code, rule_code, axis, context="%s(%r)" % (what, op))

@@ -286,3 +286,19 @@ def test_a_bfloat16_op_says_what_its_inputs_hold():
             op(np.zeros(3, np.uint16), value)
     with pytest.raises(TypeError, match="dtype='bfloat16' takes uint16 arrays of bfloat16 bits, not float32"):
         bcast.add(np.zeros(3, np.uint16), np.zeros(3, np.float32), dtype="bfloat16")
+
+
+@pytest.mark.parametrize("arity", [1, 2, 3])
+def test_a_misaligned_out_is_refused_alike_for_every_input_count(arity):
+    # Every count runs a matching call at once and leaves alignment to the
+    # library (the compiled path and the ctypes one alike).
+    op, inputs = {
+        1: (bcast.Op("copy", "f32"), (rand((4,)),)),
+        2: (bcast.Op("add", "f32"), (rand((4,)), rand((4,)))),
+        3: (bcast.Op("select", "f32"), (np.ones(4, bool), rand((4,)), rand((4,)))),
+    }[arity]
+    op.plan([x.shape for x in inputs], target=(4,) if arity == 1 else None)
+    out = np.zeros(17, np.uint8)[1:].view("f4")
+    with pytest.raises(bcast.InvalidArgumentError, match="output at 0x[0-9a-f]+ is not aligned"):
+        op(*inputs, out=out)
+    assert not out.any()

@@ -209,3 +209,47 @@ def test_threads_hammering_mixed_shapes_with_evictions():
     assert failures == []
     info = bcast.plan_cache_info()
     assert info.currsize == 3 and info.hits + info.misses == 8 * 40 * len(cases)
+
+
+class _MeddlingName(str):
+    """A name whose hash and compare resize an array: had the cache hashed
+    it after reading the arrays' layouts, the cached plan would run on a
+    buffer that is no longer there."""
+    victims = []
+    calls = 0
+
+    def __hash__(self):
+        type(self).calls += 1
+        while self.victims:
+            self.victims.pop().resize(1, refcheck=False)
+        return str.__hash__(self)
+
+    def __eq__(self, other):
+        type(self).calls += 1
+        return str.__eq__(self, other)
+
+
+@pytest.mark.parametrize("call", ["add", "select", "expand", "qlinear"])
+def test_a_str_subclass_as_a_name_runs_none_of_its_code_in_the_cache(call):
+    n = 1 << 16
+    a, b = rand(n), rand(n)
+    q = np.arange(n, dtype=np.uint8)
+    runs = {
+        "add": (lambda name, out: bcast.add(a, b, rule=name, out=out), a + b, "f4"),
+        "select": (lambda name, out: bcast.select(a > 0, a, b, rule=name, out=out),
+                   np.where(a > 0, a, b), "f4"),
+        "expand": (lambda name, out: bcast.expand(a, (2, n), mode=name, out=out),
+                   np.broadcast_to(a, (2, n)), "f4"),
+        # scales 1, zero points 0: the exact sum, saturated
+        "qlinear": (lambda name, out: bcast.qlinear(name, q, q, 1.0, 0, 1.0, 0, 1.0, 0, out=out),
+                    np.minimum(q.astype(int) * 2, 255).astype(np.uint8), np.uint8),
+    }
+    run, expected, dtype = runs[call]
+    name = _MeddlingName({"expand": "numpy", "qlinear": "add"}.get(call, "numpy"))
+    _MeddlingName.calls = 0
+    for _ in range(3):  # planned, then cached
+        out = np.empty(expected.shape, dtype)
+        _MeddlingName.victims = [out]
+        assert run(name, out) is out
+        np.testing.assert_array_equal(out, expected)
+    assert _MeddlingName.calls == 0
