@@ -89,10 +89,16 @@ get_filename_component(out_dir_name "${out_dir}" NAME)
 set(dangling "${out_parent}/bcast-dangling-link")
 file(REMOVE "${dangling}")
 file(CREATE_LINK "${out_parent}/bcast-no-such-target" "${dangling}" SYMBOLIC)
+file(REMOVE_RECURSE "${out_parent}/bcast-new-dir")
+string(REPEAT "n" 256 long_name)
 foreach(out_and_refusal "${out_dir}|cannot write ${out_dir}: Is a directory"
                         "${out_dir_name}|cannot write ${out_dir_name}: Is a directory"
                         "${shared_file}/x.json|cannot write in ${shared_file}: Not a directory"
-                        "${dangling}/x.json|cannot write in ${dangling}: No such file or directory")
+                        "${dangling}/x.json|cannot write in ${dangling}: No such file or directory"
+                        # a name no file has: refused before a directory is made
+                        "${out_parent}/bcast-new-dir/|cannot write ${out_parent}/bcast-new-dir/: Is a directory"
+                        "bcast-new-dir/.|cannot write bcast-new-dir/.: Is a directory"
+                        "bcast-new-dir/${long_name}|cannot write bcast-new-dir/${long_name}: File name too long")
   string(REPLACE "|" ";" pair "${out_and_refusal}")
   list(GET pair 0 bad_out)
   list(GET pair 1 refusal)
@@ -103,5 +109,8 @@ foreach(out_and_refusal "${out_dir}|cannot write ${out_dir}: Is a directory"
     message(FATAL_ERROR "bcast tune --out ${bad_out}: exit ${rc}, not '${refusal}'\n${out4}${err}")
   endif()
 endforeach()
+if(EXISTS "${out_parent}/bcast-new-dir")
+  message(FATAL_ERROR "a refused bcast tune --out made ${out_parent}/bcast-new-dir")
+endif()
 file(REMOVE "${dangling}")
 message(STATUS "ok: ${out}${isa}${home_isa}")

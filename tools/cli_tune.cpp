@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -21,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -409,6 +411,10 @@ std::string default_path() {
 // what went wrong.
 std::string prepare_directory(const std::string& path, bool user_cache) {
     if (path == "-") return "";
+    // A name no file can have is refused before a directory is made.
+    const std::string name = path.substr(path.rfind('/') + 1);
+    if (name.empty() || name == "." || name == "..") return "cannot write " + path + ": " + std::strerror(EISDIR);
+    if (name.size() > NAME_MAX) return "cannot write " + path + ": " + std::strerror(ENAMETOOLONG);
     struct stat st {};
     if (::stat(path.c_str(), &st) == 0) {
         if (S_ISDIR(st.st_mode)) return "cannot write " + path + ": " + std::strerror(EISDIR);
@@ -430,6 +436,12 @@ std::string prepare_directory(const std::string& path, bool user_cache) {
     if (::stat(dir.c_str(), &st) != 0) return "cannot write in " + dir + ": " + std::strerror(errno);
     if (!S_ISDIR(st.st_mode)) return "cannot write in " + dir + ": " + std::strerror(ENOTDIR);
     if (::access(dir.c_str(), W_OK) != 0) return "cannot write in " + dir + ": " + std::strerror(errno);
+    // Whatever else would refuse the new file (a read-only file system, a
+    // full inode table) refuses it now, not after the measurements.
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) return "cannot write " + path + ": " + std::strerror(errno);
+    ::close(fd);
+    ::unlink(path.c_str());
     return "";
 }
 

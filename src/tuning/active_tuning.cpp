@@ -41,9 +41,23 @@ HostKey host_key() {
     return HostKey{f.vendor, f.family, f.model, kernels::active_isa_name()};
 }
 
+// A key's string as a reason shows it: a file's key may hold anything, and
+// a reason must stay short (the description is a tuning text, at most
+// kMaxTextBytes) and whole as a C string (no NUL).
+std::string shown(const std::string& s) {
+    constexpr std::size_t kMost = 64;
+    std::string out;
+    for (std::size_t i = 0; i < s.size() && i < kMost; ++i) {
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        out += c < 0x20 || c > 0x7e ? '?' : static_cast<char>(c);
+    }
+    if (s.size() > kMost) out += "... (" + std::to_string(s.size()) + " bytes)";
+    return out;
+}
+
 std::string key_text(const HostKey& k) {
-    return (k.vendor.empty() ? std::string("no vendor") : k.vendor) + " family " +
-           std::to_string(k.family) + " model " + std::to_string(k.model) + " " + k.isa;
+    return (k.vendor.empty() ? std::string("no vendor") : shown(k.vendor)) + " family " +
+           std::to_string(k.family) + " model " + std::to_string(k.model) + " " + shown(k.isa);
 }
 
 // "" and the file's text, or why not. Regular files of at most

@@ -561,7 +561,7 @@ def test_library_lookup_honours_bcast_library():
     assert "ImportError" in run.stderr and "BCAST_LIBRARY=/nonexistent/libbcast.so.1" in run.stderr
 
 
-def test_the_tuning_description_loads_back_whatever_the_paths_were():
+def test_the_tuning_description_loads_back_whatever_the_paths_were(tmp_path):
     # bcast_tuning_describe's text is a tuning text for this host, also when
     # BCAST_TUNING names a path longer than any file's (recorded cut), and
     # after bcast_set_max_isa (the key stays the lookup's).
@@ -594,6 +594,16 @@ sys.stdout.write(first.decode())
     run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert "bbbb... (%d bytes): cannot open" % len(path) in run.stdout
+    # A file for another host whose key holds anything (a vendor near the
+    # text limit, a NUL): the reason shows the key short and printable.
+    foreign = tmp_path / "foreign.json"
+    vendor = "V" * 65000 + r"\u0000\u00e9"  # JSON escapes: 65,003 bytes of UTF-8
+    foreign.write_text('{"format":1,"kernel_gen":1,"key":{"vendor":"%s","family":6,"model":1,'
+                       '"isa":"x\\u0001y"}}' % vendor)
+    env = dict(os.environ, BCAST_TUNING=str(foreign))
+    run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert ": for %s... (65003 bytes) family 6 model 1 x?y, this host is " % ("V" * 64) in run.stdout
 
 
 # ---------------------------------------------------------------------------
