@@ -13,13 +13,30 @@ bcast_pshape PartialShape::bind() {
     return bcast_pshape{rank_known, dims.size(), dims.data()};
 }
 
+namespace {
+
+// An 'x' between digits (blanks aside) separates a static shape's extents
+// ("2x3"); anywhere else it is a letter of a symbol ("x", "x1", "2,x").
+bool separates_digits(const std::string& t, std::size_t i) {
+    auto digit = [&](std::size_t j) { return std::isdigit(static_cast<unsigned char>(t[j])) != 0; };
+    auto blank = [&](std::size_t j) { return std::isspace(static_cast<unsigned char>(t[j])) != 0; };
+    std::size_t before = i, after = i + 1;
+    while (before > 0 && blank(before - 1)) --before;
+    while (after < t.size() && blank(after)) ++after;
+    return before > 0 && digit(before - 1) && after < t.size() && digit(after);
+}
+
+}  // namespace
+
 bool looks_partial(const std::string& arg) {
     const std::string t = trim(arg);
     if (name_key(t) == "scalar") return false;
-    for (char c : t)
-        if (c == '?' || c == '.' || c == '_' ||
-            (std::isalpha(static_cast<unsigned char>(c)) && c != 'x' && c != 'X'))
-            return true;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        const char c = t[i];
+        if (c == '?' || c == '.' || c == '_') return true;
+        if (!std::isalpha(static_cast<unsigned char>(c))) continue;
+        if ((c != 'x' && c != 'X') || !separates_digits(t, i)) return true;
+    }
     return false;
 }
 
