@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -38,10 +39,19 @@ QuantArg parse_quant(const std::string& text) {
     QuantArg q;
     char* end = nullptr;
     int64_t zp = 0;
+    errno = 0;
     if (!scale.empty()) q.scale = std::strtof(scale.c_str(), &end);
+    const bool out_of_range = errno == ERANGE;
     if (end == nullptr || *end != '\0' || !parse_int(s.substr(colon + 1), true, &zp) ||
         zp < INT32_MIN || zp > INT32_MAX) {
         usage_error("bad --quant '" + text + "': expected SCALE:ZERO_POINT, e.g. 0.05:128");
+    }
+    // Said with the scale as typed: the library would name the float it became.
+    if (out_of_range) {
+        char became[32];
+        std::snprintf(became, sizeof became, "%g", static_cast<double>(q.scale));
+        usage_error("bad --quant '" + text + "': the scale " + scale +
+                    " is beyond float32's normal range (it would be " + became + ")");
     }
     q.zero_point = static_cast<int32_t>(zp);
     return q;  // the library checks the values

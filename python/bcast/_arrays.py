@@ -360,14 +360,15 @@ def quantization(scale, zero_point, scale_what, zero_point_what):
     zero_point = as_int(zero_point, zero_point_what)
     if not -2 ** 31 <= zero_point < 2 ** 31:
         raise OverflowError("%s does not fit int32" % zero_point_what)
-    # The library takes a float32: a value that float32 turns into infinity
-    # or zero is refused here, by the value the caller gave.
+    # The library takes a float32: a positive value that float32 turns into
+    # infinity or zero is refused here, by the value the caller gave (the
+    # library refuses the others, a negative one as negative).
     try:
         wide = float(scale)
     except OverflowError:
         raise ValueError("%s is too large for a float32" % scale_what) from None
     with np.errstate(over="ignore", under="ignore"):
         narrow = float(np.float32(wide))
-    if np.isfinite(wide) and wide != 0 and (not np.isfinite(narrow) or narrow == 0):
+    if np.isfinite(wide) and wide > 0 and (not np.isfinite(narrow) or narrow == 0):
         raise ValueError("%s %r is out of float32's range (it would be %r)" % (scale_what, scale, narrow))
     return narrow, zero_point

@@ -141,6 +141,14 @@ def test_quantization_parameters_as_onnx_tensors_and_refusals_named_by_argument(
     # The library's refusals name the argument and the value the caller gave.
     with pytest.raises(ValueError, match=r"bcast.qlinear: a_scale=-1.0, a_zero_point=3: .*scale"):
         bcast.qlinear("add", a, b, -1.0, 3, 0.05, 7, 0.04, 128)
+    # Negative is what is wrong with a negative scale, however small (float32
+    # would make it -0): the library's refusal, as for -1.0.
+    for tiny in (-1e-50, -1e-40):
+        with pytest.raises(bcast.InvalidArgumentError,
+                           match=r"a_scale=%r, a_zero_point=3: .*not a positive" % tiny):
+            bcast.qlinear("add", a, b, tiny, 3, 0.05, 7, 0.04, 128)
+    with pytest.raises(ValueError, match=r"a_scale 1e-50 is out of float32's range \(it would be 0.0\)"):
+        bcast.qlinear("add", a, b, 1e-50, 3, 0.05, 7, 0.04, 128)
     with pytest.raises(ValueError, match=r"bcast.qlinear: y_scale=0.04, y_zero_point=300: .*zero point"):
         bcast.qlinear("add", a, b, 0.02, 3, 0.05, 7, 0.04, 300)
     with pytest.raises(TypeError, match=r"bcast.qlinear\('pow'\): POW has no quantized form"):
