@@ -180,6 +180,8 @@ Options parse_options(int argc, char** argv, int first, unsigned groups) {
         return o;  // --ncnn-order: the inputs' shapes are given innermost first, as anywhere
     }
     if (o.have_rule && o.have_expand) usage_error("give either --rule or --expand, not both");
+    if (!o.quant.empty() && o.have_expand)  // the library: UNSUPPORTED from bcast_op_plan_to
+        usage_error("--quant does not go with --expand: a quantized op broadcasts by --rule");
     if (o.have_mapping && !(o.have_expand && o.expand_mode == BCAST_EXPAND_EXPLICIT))
         usage_error("--axes-mapping is only for --expand explicit");
     if (o.ncnn_order && o.have_expand)
