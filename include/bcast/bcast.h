@@ -280,7 +280,8 @@ BCAST_API bcast_status bcast_infer_partial_expand_shape(
 
 /* Evaluates conditions on static shapes (num_inputs, ranks, dims as for
  * bcast_infer_shape): *holds = 1 if every clause has a true atom, else 0.
- * INVALID_ARGUMENT for NULL arrays or a condition naming a missing input. */
+ * INVALID_ARGUMENT for NULL arrays, a condition naming a missing input, or
+ * a clause number below the one before it (atoms come grouped, in order). */
 BCAST_API bcast_status bcast_conditions_hold(size_t num_conditions,
                                              const bcast_condition* conditions,
                                              size_t num_inputs, const size_t* ranks,
@@ -293,7 +294,7 @@ BCAST_API bcast_status bcast_conditions_hold(size_t num_conditions,
  * snprintf-like: writes at most size bytes with the NUL and returns the full
  * length; 0 for bad arguments (as for bcast_conditions_hold: a condition
  * naming a negative input, or one of num_inputs or more where num_inputs > 0
- * or inputs is given). */
+ * or inputs is given; a clause number below the one before it). */
 BCAST_API size_t bcast_conditions_format(size_t num_conditions,
                                          const bcast_condition* conditions, size_t num_inputs,
                                          const bcast_pshape* inputs, char* buf,

@@ -215,11 +215,18 @@ Inference infer_expand(Semantics semantics, bcast_expand_mode mode, const PShape
 
 void check_condition_inputs(const std::vector<Atom>& conditions, std::size_t n, bool known) {
     const auto bad = [&](int32_t j) { return j < 0 || (known && static_cast<std::size_t>(j) >= n); };
-    for (const Atom& a : conditions) {
+    for (std::size_t i = 0; i < conditions.size(); ++i) {
+        const Atom& a = conditions[i];
         if (bad(a.input) || (a.kind == AtomKind::dim_eq_dim && bad(a.other_input)))
             fail(BCAST_ERROR_INVALID_ARGUMENT,
                  "a condition names input " + std::to_string(bad(a.input) ? a.input : a.other_input) +
                      (known ? " of " + std::to_string(n) : std::string()));
+        // Clauses are runs of one number: a number seen again after another
+        // would be read as a clause of its own.
+        if (i > 0 && a.clause < conditions[i - 1].clause)
+            fail(BCAST_ERROR_INVALID_ARGUMENT,
+                 "condition " + std::to_string(i) + " is of clause " + std::to_string(a.clause) + " after clause " +
+                     std::to_string(conditions[i - 1].clause) + ": atoms come grouped by clause, in order");
     }
 }
 

@@ -123,3 +123,34 @@ TEST_CASE("partial conditions: hold and format refuse the same inputs", "[partia
     CHECK(bcast_conditions_format(1, &ok, 2, nullptr, text, sizeof text) > 0);
     CHECK(std::string(text) == "in1[0] == in0[-1]");
 }
+
+TEST_CASE("partial conditions: clauses out of order are refused, not read as clauses of their own", "[partial]") {
+    // (in0[0] == 1 or in0[0] == 3) and in1[0] == 4, with clause 0's second
+    // atom after clause 1: read by runs it would be three clauses, and with
+    // in0 = (3), in1 = (5) hold would say 0 for a CNF that by numbers is
+    // false too, and for in1 = (4) say 0 where the CNF holds.
+    const size_t ranks[2] = {1, 1};
+    const int64_t d0[1] = {3}, d1[1] = {4};
+    const int64_t* dims[2] = {d0, d1};
+    const bcast_condition c[3] = {{0, BCAST_COND_DIM_EQ_VALUE, 0, 0, 0, 1},
+                                  {1, BCAST_COND_DIM_EQ_VALUE, 1, 0, 0, 4},
+                                  {0, BCAST_COND_DIM_EQ_VALUE, 0, 0, 0, 3}};
+    int32_t holds = -1;
+    CHECK(bcast_conditions_hold(3, c, 2, ranks, dims, &holds) == BCAST_ERROR_INVALID_ARGUMENT);
+    CHECK(std::string(bcast_last_error()) ==
+          "condition 2 is of clause 0 after clause 1: atoms come grouped by clause, in order");
+    CHECK(holds == -1);
+    char text[128];
+    CHECK(bcast_conditions_format(3, c, 2, nullptr, text, sizeof text) == 0);
+    // In order, the same atoms hold here: in0[0] == 3 and in1[0] == 4.
+    const bcast_condition ordered[3] = {c[0], c[2], c[1]};
+    CHECK(bcast_conditions_hold(3, ordered, 2, ranks, dims, &holds) == BCAST_OK);
+    CHECK(holds == 1);
+    REQUIRE(bcast_conditions_format(3, ordered, 2, nullptr, text, sizeof text) > 0);
+    CHECK(std::string(text) == "in0[0] == 1 or in0[0] == 3\nin1[0] == 4");
+    // Numbers may skip (grouped and in order is what is read).
+    const bcast_condition skipping[2] = {{2, BCAST_COND_DIM_EQ_VALUE, 0, 0, 0, 3},
+                                         {7, BCAST_COND_DIM_EQ_VALUE, 1, 0, 0, 4}};
+    CHECK(bcast_conditions_hold(2, skipping, 2, ranks, dims, &holds) == BCAST_OK);
+    CHECK(holds == 1);
+}
