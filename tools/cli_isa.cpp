@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <strings.h>
+
 namespace bcast_cli {
 
 const char* const kIsaHelp =
@@ -35,9 +37,13 @@ int cmd_isa(int argc, char** argv) {
         return kExitOk;
     }
     std::printf("isa:     %s\n", bcast_isa());
-    if (const char* cap = std::getenv("BCAST_MAX_ISA"); cap != nullptr && o.isa.empty())
-        std::printf("cap:     BCAST_MAX_ISA=%s (a name that is not a kernel set of this\n"
-                    "         architecture caps nothing)\n", cap);
+    if (const char* cap = std::getenv("BCAST_MAX_ISA"); cap != nullptr && o.isa.empty()) {
+        bool known = false;
+        for (int32_t i = 0; const char* name = bcast_isa_name(i); ++i) known = known || strcasecmp(name, cap) == 0;
+        std::printf("cap:     BCAST_MAX_ISA=%s (%s)\n", cap,
+                    known ? "the best this CPU has up to it; another architecture's set caps nothing"
+                          : "not a kernel set's name: ignored");
+    }
     std::printf("cpu:     %s family %lld model %lld (built-in tuning: %s)\n", s.key.vendor.c_str(),
                 static_cast<long long>(s.key.family), static_cast<long long>(s.key.model),
                 s.builtin.c_str());

@@ -796,7 +796,8 @@ BCAST_API bcast_status bcast_expr_get_quantization(const bcast_expr* expr, size_
 BCAST_API const char* bcast_isa(void) BCAST_NOEXCEPT;
 
 /* Caps the kernel set used by plans made from now on ("scalar", "sse2", "avx2",
- * "avx512", "neon"; the best the CPU supports up to that cap). Plans made
+ * "avx512", "neon", ASCII case ignored since 1.4; the best the CPU supports up
+ * to that cap; another architecture's set caps nothing). Plans made
  * before keep the kernels they were planned with. The environment
  * variable BCAST_MAX_ISA does the same at load time. INVALID_ARGUMENT for NULL
  * or an unknown name. Thread-safe. */

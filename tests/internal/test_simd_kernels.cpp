@@ -26,6 +26,7 @@
 #include "tuning/builtin_tuning.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cfenv>
 #include <cstdint>
 #include <cstring>
@@ -719,6 +720,18 @@ TEST_CASE("dispatch picks the best ISA under the cap and merges portable slots",
         CHECK(std::string(sel.isa) == "scalar");
         CHECK(sel.kernels.vv == bcast::kernels::portable_kernels(BCAST_OP_FMOD, BCAST_DTYPE_F32)->vv);
     }
+    // ASCII case is ignored, as by the C API's other names; nothing else is.
+    REQUIRE(bcast::kernels::set_max_isa("SCALAR"));
+    CHECK(std::string(bcast::kernels::active_isa_name()) == "scalar");
+    for (const std::string& isa : host_isas()) {
+        std::string upper = isa;
+        for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        REQUIRE(bcast::kernels::set_max_isa(upper.c_str()));
+        CHECK(std::string(bcast::kernels::active_isa_name()) == isa);
+    }
+    CHECK_FALSE(bcast::kernels::set_max_isa("avx2 "));
+    CHECK_FALSE(bcast::kernels::set_max_isa("avx"));
+    CHECK_FALSE(bcast::kernels::set_max_isa("avx22"));
     CHECK_FALSE(bcast::kernels::set_max_isa("bogus"));
     CHECK_FALSE(bcast::kernels::set_max_isa(nullptr));
     CHECK(bcast::kernels::select_kernels(BCAST_OP_ADD, -1).kernels.strided == nullptr);
