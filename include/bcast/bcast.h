@@ -691,7 +691,9 @@ BCAST_API bcast_status bcast_expr_output_shape(const bcast_expr* expr, size_t ca
 
 /* Runs the planned expression. inputs[i] points at input i's first element;
  * the buffers are checked as by bcast_op_execute (in place: the output may be
- * an input read with exactly the output's layout everywhere it is read).
+ * an input read with exactly the output's layout everywhere it is read); an
+ * input the output does not depend on is not read, nor looked at (it may be
+ * NULL).
  * Allocates nothing; uses about 40 KiB of the calling thread's stack.
  * Thread-safe on a planned expression (each call with its own output). */
 BCAST_API bcast_status bcast_expr_execute(const bcast_expr* expr, const void* const* inputs,

@@ -214,7 +214,11 @@ class _Graph:
         each node's operands against what the arrays hold."""
         handle = ctypes.c_void_p()
         count = len(self.input_dtypes)
-        check(lib.bcast_expr_create(self.data_code, count, ctypes.byref(handle)))
+        # Each distinct number constant is an input too: a count past the
+        # limit says so.
+        check(lib.bcast_expr_create(self.data_code, count, ctypes.byref(handle)),
+              "%s: %d arguments and %d number constants" % (_WHAT, count - len(self.consts), len(self.consts))
+              if self.consts else None)
         try:
             for i, d in enumerate(self.input_dtypes):
                 code = _arrays.storage_dtype(d)[0]

@@ -153,9 +153,12 @@ std::size_t Expression::add_node(bcast_opcode opcode, bcast_rule rule, int64_t a
 
 void Expression::set_output(std::size_t value) {
     if (value < num_inputs() || value >= num_values()) {
+        const std::string nodes = num_values() == num_inputs()
+                                      ? "there are no nodes yet"
+                                      : "nodes are values " + std::to_string(num_inputs()) + " to " +
+                                            std::to_string(num_values() - 1);
         fail(BCAST_ERROR_INVALID_ARGUMENT,
-             "output: value " + std::to_string(value) + " is not a node (nodes are values " +
-                 std::to_string(num_inputs()) + " to " + std::to_string(num_values() - 1) + ")");
+             "output: value " + std::to_string(value) + " is not a node (" + nodes + ")");
     }
     output_set_ = true;
     output_ = value;

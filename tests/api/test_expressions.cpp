@@ -185,6 +185,8 @@ TEST_CASE("expressions refuse bad calls with a status and a message naming the n
     const void* in[2] = {nullptr, nullptr};
     float y = 0;
     CHECK(bcast_expr_execute(e, in, &y) == BCAST_ERROR_INVALID_STATE);  // no nodes, no plan
+    CHECK(bcast_expr_set_output(e, 2) == BCAST_ERROR_INVALID_ARGUMENT);
+    CHECK(last_error() == "output: value 2 is not a node (there are no nodes yet)");
     ops[1] = 1;
     REQUIRE(bcast_expr_add_node(e, BCAST_OP_ADD, BCAST_RULE_NUMPY, -1, 2, ops, nullptr) == BCAST_OK);
     size_t mul = 0;
@@ -220,6 +222,7 @@ TEST_CASE("expressions refuse bad calls with a status and a message naming the n
     REQUIRE(bcast_expr_set_output(e, mul - 1) == BCAST_OK);
     CHECK(bcast_expr_execute(e, good, out) == BCAST_ERROR_INVALID_STATE);
     CHECK(bcast_expr_set_output(e, 0) == BCAST_ERROR_INVALID_ARGUMENT);  // an input
+    CHECK(last_error() == "output: value 0 is not a node (nodes are values 2 to 3)");
     CHECK(bcast_expr_set_input_dtype(e, 0, BCAST_DTYPE_F64) == BCAST_ERROR_INVALID_STATE);
     // describe: nodes always, the plan once planned.
     char buf[2048];
@@ -233,6 +236,28 @@ TEST_CASE("expressions refuse bad calls with a status and a message naming the n
     CHECK(bcast_expr_describe(nullptr, buf, sizeof buf) == 0);
     bcast_expr_destroy(e);
     bcast_expr_destroy(nullptr);
+}
+
+TEST_CASE("an input the output does not depend on is not read, and may be NULL", "[expr]") {
+    // Inputs x, y, z; nodes x + x, then y * z; the output is node 0, so
+    // neither y nor z is read.
+    bcast_expr* e = nullptr;
+    REQUIRE(bcast_expr_create(BCAST_DTYPE_F32, 3, &e) == BCAST_OK);
+    const size_t twice[2] = {0, 0}, other[2] = {1, 2};
+    size_t sum = 0;
+    REQUIRE(bcast_expr_add_node(e, BCAST_OP_ADD, BCAST_RULE_NUMPY, -1, 2, twice, &sum) == BCAST_OK);
+    REQUIRE(bcast_expr_add_node(e, BCAST_OP_MUL, BCAST_RULE_NUMPY, -1, 2, other, nullptr) == BCAST_OK);
+    REQUIRE(bcast_expr_set_output(e, sum) == BCAST_OK);
+    const Shape s{4};
+    const size_t ranks[3] = {1, 1, 1};
+    const int64_t* dims[3] = {s.data(), s.data(), s.data()};
+    REQUIRE(bcast_expr_plan(e, 3, ranks, dims, nullptr, nullptr) == BCAST_OK);
+    const float x[4] = {1, 2, 3, 4};
+    float out[4] = {0, 0, 0, 0};
+    const void* in[3] = {x, nullptr, nullptr};
+    REQUIRE(bcast_expr_execute(e, in, out) == BCAST_OK);
+    CHECK(std::vector<float>(out, out + 4) == std::vector<float>{2, 4, 6, 8});
+    bcast_expr_destroy(e);
 }
 
 // A quantized n-ary node (the strided kernel) writes its f32 result into the

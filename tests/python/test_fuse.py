@@ -116,6 +116,14 @@ def test_repeated_constants_share_one_input():
     np.testing.assert_array_equal(poly(x), want)
 
 
+def test_past_16_inputs_the_refusal_counts_the_constants():
+    # 15 arguments and the constants 2 and 3: 17 inputs, said as such.
+    f = bcast.fuse(lambda a, b, c, d, e, f, g, h, i, j, k, l, m, n, o: a + b * 2 + c * 3)
+    with pytest.raises(bcast.InvalidArgumentError,
+                       match=r"^bcast.fuse: 15 arguments and 2 number constants: .* 1 to 16 inputs, not 17"):
+        f(*[np.zeros(3, np.float32)] * 15)
+
+
 @pytest.mark.parametrize("dtypes", [("f4", "f8"), ("i8", "i1"), ("f8", "f4"), ("u1", "i4")])
 def test_inputs_of_different_dtypes_are_refused_as_by_the_op_functions(dtypes):
     # The expression is built for one data dtype: an input of another would be
