@@ -213,7 +213,9 @@ void run_line(const FusedPlan& p, const Block& block, char* const* ptr, std::siz
     const std::size_t out = p.num_reads;
     const std::size_t inner = p.nest.num_loops - 1;
     std::size_t head = 0, tail = 0;
-    if (p.nest.loops[inner].stride[out] == 1) {
+    // A line one unstreamed call covers is one call: there is no later
+    // block whose start the head would align.
+    if (p.nest.loops[inner].stride[out] == 1 && (stream || n > p.block)) {
         const std::size_t size = p.elem_size[out];
         const auto misaligned = reinterpret_cast<std::uintptr_t>(ptr[out]) % 64;
         head = misaligned == 0 ? 0 : std::min(n, (64 - misaligned) / size);
