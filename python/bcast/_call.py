@@ -212,8 +212,8 @@ def execute(plan, arrays, out, threads):
         else:
             status = pool.run(plan.what, plan.kind.execute_pool, plan.handle, pointers,
                               out_pointer)
-    if status:
-        check(status)
+    if status:  # named by the call, as every other refusal is
+        check(status, plan.what)
     return out if given or out.ndim or not plan.scalar_result else out[()]
 
 

@@ -302,3 +302,22 @@ def test_a_misaligned_out_is_refused_alike_for_every_input_count(arity):
     with pytest.raises(bcast.InvalidArgumentError, match="output at 0x[0-9a-f]+ is not aligned"):
         op(*inputs, out=out)
     assert not out.any()
+
+
+def test_a_refusal_at_execute_is_named_by_the_call():
+    # The library's own refusals (here: an overlapping out=) start with the
+    # call, as the package's do.
+    a = np.arange(12, dtype="f4")
+    q = np.arange(12, dtype=np.uint8)
+    op = bcast.Op("add", "f32")
+    op.plan([(10,), (10,)])
+    fused = bcast.fuse(lambda x, y: x * y)
+    for what, call in [("bcast.add", lambda: bcast.add(a[:10], a[:10], out=a[1:11])),
+                       (r"bcast.Op\('add'\)", lambda: op(a[:10], a[:10], out=a[1:11])),
+                       ("bcast.fuse", lambda: fused(a[:10], a[:10], out=a[1:11])),
+                       ("bcast.qlinear", lambda: bcast.qlinear("add", q[:10], q[:10], 1.0, 0, 1.0, 0, 1.0, 0,
+                                                               out=q[1:11]))]:
+        with pytest.raises(bcast.InvalidArgumentError, match="^%s: output overlaps input 0's byte range" % what):
+            call()
+    np.testing.assert_array_equal(a, np.arange(12, dtype="f4"))  # nothing written
+    np.testing.assert_array_equal(q, np.arange(12, dtype=np.uint8))
