@@ -68,10 +68,11 @@ def _key(name, what):
 
 
 def plain(name):
-    """A name (a str) as an exact str, for a plan cache key: looking a key up
-    hashes and compares it, which would run a str subclass's __hash__ and
-    __eq__ after the arrays' layouts were read for it."""
-    return name if type(name) is str else str.__str__(name)
+    """A name of a str subclass (a StrEnum member) as an exact str, anything
+    else as it is: a plan cache key holds exact types, since looking it up
+    hashes and compares it, which would run a subclass's __hash__ and __eq__
+    after the arrays' layouts were read for it."""
+    return str.__str__(name) if type(name) is not str and isinstance(name, str) else name
 
 
 def rule_code(rule):

@@ -34,6 +34,7 @@ from . import _arrays, _enums
 from ._call import count_hit, execute, key, planned, run_cached
 from ._library import c_size, check, lib
 from ._plans import EXPR, Plan
+from ._pool import pool_for
 
 _WHAT = "bcast.fuse"
 
@@ -329,6 +330,8 @@ class Fused:
     def __call__(self, *arrays, out=None, threads=None):
         if type(out) is tuple:
             out = _arrays.single_out(out, _WHAT)
+        if threads is not None:  # resolved (caller code: an __index__) before the arrays are read
+            threads = pool_for(threads, _WHAT)
         result = run_cached((self._key,), arrays, out, threads)
         if result is not None:
             return result

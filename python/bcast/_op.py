@@ -9,6 +9,7 @@ from . import _arrays, _enums
 from ._call import run_planned
 from ._library import OwnsHandles
 from ._plans import OP, Plan, Shapes, contiguous_strides, new_handle
+from ._pool import pool_for
 from .errors import InvalidStateError
 
 _COPY = _enums.OPCODES["copy"]
@@ -150,4 +151,6 @@ class Op(OwnsHandles):
         plan = self._plan
         if plan is None:
             raise InvalidStateError("%s: plan() first" % self._what)
+        if threads is not None:  # resolved (caller code: an __index__) before the arrays are read
+            threads = pool_for(threads, self._what)
         return run_planned(plan, arrays, out, threads, self._bfloat16)

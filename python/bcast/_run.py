@@ -22,8 +22,13 @@ from ._pool import pool_for
 
 def binary(op, x, y, rule, axis, out, dtype, threads=None):
     """apply() for two inputs, the hot path written out: most calls are this one."""
-    # Exact types only in a key's head: the cache's hash and compare then
-    # run no caller code between reading the arrays' layouts and the call.
+    # No caller code between reading the arrays' layouts and the call:
+    # threads= is resolved first (an __index__), and a key's head holds
+    # exact types (the cache's hash and compare run no caller code).
+    if threads is not None:
+        threads = pool_for(threads, "bcast." + op)
+    if type(rule) is not str:
+        rule = _enums.plain(rule)
     if dtype is None and type(axis) is int and type(rule) is str:
         result = run_cached((op, rule, axis, None), (x, y), out, threads)
         if result is not None:
@@ -50,6 +55,8 @@ def apply(op, values, *, rule="numpy", axis=-1, out=None, dtype=None, condition=
         return traced_call(op, values, rule, axis, out, dtype, threads)
     axis = _arrays.as_axis(axis, what)
     pool = pool_for(threads, what)
+    if type(rule) is not str:
+        rule = _enums.plain(rule)
     if dtype is None and target is None and type(rule) is str:
         result = run_cached((op, rule, axis, None), tuple(values), out, pool)
         if result is not None:

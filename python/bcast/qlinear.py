@@ -44,12 +44,19 @@ def qlinear(op, a, b, a_scale, a_zero_point, b_scale, b_zero_point, y_scale, y_z
                                     ("y", y_scale, y_zero_point)):
         params += _arrays.quantization(scale, zero_point, "%s: %s_scale" % (what, name),
                                        "%s: %s_zero_point" % (what, name))
+    op, rule = _enums.plain(op), _enums.plain(rule)
     if type(op) is str and type(rule) is str:  # exact types in a key: _run.binary
         result = run_cached(("qlinear", op, rule, axis, params), (a, b), out, pool)
         if result is not None:
             return result
     opcode, rule_code = _enums.opcode(op), _enums.rule_code(rule)
     head = ("qlinear", _enums.plain(op), _enums.plain(rule), axis, params)
+    # Every text a refusal may need, made now: a repr is caller code, which
+    # must not run once the arrays' layouts are read.
+    op_context = "%s(%r)" % (what, head[1])
+    contexts = ["%s: %s_scale=%r, %s_zero_point=%r" % (what, name, scale, name, zero_point)
+                for name, scale, zero_point in (("a", a_scale, a_zero_point), ("b", b_scale, b_zero_point),
+                                                ("y", y_scale, y_zero_point))]
     checked = [_arrays.quantized_array(value, "%s: %s" % (what, name))
                for name, value in (("a", a), ("b", b))]
     arrays, code, storage = _arrays.prepare_data(checked, None, what)
@@ -57,16 +64,13 @@ def qlinear(op, a, b, a_scale, a_zero_point, b_scale, b_zero_point, y_scale, y_z
         _arrays.check_out(out, storage, what)
 
     def make():
-        handle = new_handle(opcode, code, rule_code, axis, context="%s(%r)" % (what, op))
+        handle = new_handle(opcode, code, rule_code, axis, context=op_context)
         try:
-            for k, (name, operand, scale, zero_point) in enumerate((
-                    ("a", 0, a_scale, a_zero_point), ("b", 1, b_scale, b_zero_point),
-                    ("y", _arrays.OUTPUT_OPERAND, y_scale, y_zero_point))):
+            for k, operand in enumerate((0, 1, _arrays.OUTPUT_OPERAND)):
                 status = lib.bcast_op_set_quantization(handle, operand, params[2 * k], params[2 * k + 1])
                 # A refused value is named as the caller passed it; an op
                 # without a quantized form by the op.
-                check(status, "%s(%r)" % (what, op) if status == _UNSUPPORTED else
-                      "%s: %s_scale=%r, %s_zero_point=%r" % (what, name, scale, name, zero_point))
+                check(status, op_context if status == _UNSUPPORTED else contexts[k])
         except BaseException:
             lib.bcast_op_destroy(handle)
             raise

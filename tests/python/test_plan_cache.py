@@ -253,3 +253,66 @@ def test_a_str_subclass_as_a_name_runs_none_of_its_code_in_the_cache(call):
         assert run(name, out) is out
         np.testing.assert_array_equal(out, expected)
     assert _MeddlingName.calls == 0
+
+
+def test_threads_and_reprs_run_before_any_array_is_read():
+    # An __index__ (threads=) or a __repr__ (qlinear's op and scales, kept
+    # for messages) is caller code: it runs before the arrays' layouts are
+    # read, so an array it resizes is planned as it then is.
+    n = 1 << 16
+
+    class Threads:
+        victim = None
+
+        def __index__(self):
+            if Threads.victim is not None:
+                Threads.victim.resize(1, refcheck=False)
+                Threads.victim = None
+            return 2
+
+    op = bcast.Op("add", "f32")
+    op.plan([(n,), (n,)])
+    fused = bcast.fuse(lambda p, q: p + q)
+    for call in (lambda x, y, t: bcast.add(x, y, threads=t), lambda x, y, t: fused(x, y, threads=t)):
+        for _ in range(2):  # planned, then cached
+            x, y = rand(n), rand(n)
+            Threads.victim = x
+            result = call(x, y, Threads())
+            assert x.shape == (1,)
+            np.testing.assert_array_equal(result, x + y)
+    x, y = rand(n), rand(n)
+    Threads.victim = x
+    with pytest.raises(ValueError, match=r"input 0 has shape \(1,\), the plan is for \(65536,\)"):
+        op(x, y, threads=Threads())
+
+    class Meddling(float):
+        victim = None
+
+        def __repr__(self):
+            if Meddling.victim is not None:
+                Meddling.victim.resize(1, refcheck=False)
+                Meddling.victim = None
+            return float.__repr__(self)
+
+    q = np.arange(n, dtype=np.uint8)
+    for _ in range(2):
+        a = q.copy()
+        Meddling.victim = a
+        result = bcast.qlinear("add", a, q, Meddling(1.0), 0, 1.0, 0, 1.0, 0)
+        assert a.shape == (1,)
+        np.testing.assert_array_equal(result, np.minimum(a.astype(int) + q, 255).astype(np.uint8))
+
+
+def test_a_str_enum_rule_hits_the_cache_as_its_value_does():
+    import enum
+
+    class Rule(str, enum.Enum):  # what enum.StrEnum is (Python 3.11)
+        NUMPY = "numpy"
+        PDPD = "pdpd"
+
+    a, b = rand((2, 3)), rand((3,))
+    for _ in range(3):
+        np.testing.assert_array_equal(bcast.add(a, b, rule=Rule.NUMPY), a + b)
+    np.testing.assert_array_equal(bcast.add(a, b, rule="numpy"), a + b)
+    hits, misses = bcast.plan_cache_info()[:2]
+    assert (hits, misses) == (3, 1)  # one plan, found by the member and the str alike
