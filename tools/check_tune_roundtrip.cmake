@@ -94,6 +94,7 @@ string(REPEAT "n" 256 long_name)
 foreach(out_and_refusal "${out_dir}|cannot write ${out_dir}: Is a directory"
                         "${out_dir_name}|cannot write ${out_dir_name}: Is a directory"
                         "${shared_file}/x.json|cannot write in ${shared_file}: Not a directory"
+                        "${shared_file}/|cannot write in ${shared_file}: Not a directory"
                         "${dangling}/x.json|cannot write in ${dangling}: No such file or directory"
                         # a name no file has: refused before a directory is made
                         "${out_parent}/bcast-new-dir/|cannot write ${out_parent}/bcast-new-dir/: Is a directory"
@@ -113,4 +114,15 @@ if(EXISTS "${out_parent}/bcast-new-dir")
   message(FATAL_ERROR "a refused bcast tune --out made ${out_parent}/bcast-new-dir")
 endif()
 file(REMOVE "${dangling}")
+# A link to a file not made yet: the file is made where it points, and the
+# check before measuring leaves nothing of its own behind.
+set(link "${out_dir}/link.json")
+file(REMOVE "${out_dir}/target.json" "${link}")
+file(CREATE_LINK "target.json" "${link}" SYMBOLIC)
+execute_process(COMMAND ${env} "${CLI}" tune --quick --threads 2 --out "${link}"
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out5 ERROR_VARIABLE err)
+file(GLOB probes "${out_dir}/.bcast-probe-*")
+if(NOT rc EQUAL 0 OR NOT EXISTS "${out_dir}/target.json" OR NOT IS_SYMLINK "${link}" OR probes)
+  message(FATAL_ERROR "bcast tune --out a link to nothing yet: exit ${rc}, left ${probes}\n${out5}${err}")
+endif()
 message(STATUS "ok: ${out}${isa}${home_isa}")

@@ -58,6 +58,16 @@ private:
 
 }  // namespace
 
+std::string check_can_create_in(const std::string& dir) {
+    std::string probe = (dir == "/" ? std::string() : dir) + "/.bcast-probe-XXXXXX";
+    const TerminationDeferred deferred;
+    const int fd = ::mkstemp(&probe[0]);
+    if (fd < 0) return std::strerror(errno);
+    ::close(fd);
+    ::unlink(probe.c_str());
+    return "";
+}
+
 std::string write_file_whole(const std::string& path, const void* data, std::size_t size) {
     // Replaced through a new file only where that is the same file to every
     // reader: a new path, or a regular file with one name (a link's target

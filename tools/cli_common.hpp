@@ -78,6 +78,11 @@ struct ExprHandle {
 // or cannot be done there, in place. "" on success, else what went wrong.
 std::string write_file_whole(const std::string& path, const void* data, std::size_t size);
 
+// "" if a new file can be made in directory dir, else why not (a read-only
+// file system, no inodes left): a file of a name of its own, made and
+// removed at once (signals deferred meanwhile, as for write_file_whole).
+std::string check_can_create_in(const std::string& dir);
+
 // bcast_op_describe as a string ("" on a describe failure).
 std::string describe(const bcast_op* op);
 

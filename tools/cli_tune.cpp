@@ -22,7 +22,6 @@
 #include <utility>
 #include <vector>
 
-#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -411,18 +410,24 @@ std::string default_path() {
 // what went wrong.
 std::string prepare_directory(const std::string& path, bool user_cache) {
     if (path == "-") return "";
-    // A name no file can have is refused before a directory is made.
-    const std::string name = path.substr(path.rfind('/') + 1);
-    if (name.empty() || name == "." || name == "..") return "cannot write " + path + ": " + std::strerror(EISDIR);
-    if (name.size() > NAME_MAX) return "cannot write " + path + ": " + std::strerror(ENAMETOOLONG);
+    const std::size_t slash = path.rfind('/');
+    const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+    // A name no file can have is refused before a directory is made (a
+    // parent that is a file says so first, as for any path through it).
+    const std::string name = path.substr(slash + 1);
+    const bool no_name = name.empty() || name == "." || name == "..";
+    if (no_name || name.size() > NAME_MAX) {
+        struct stat parent {};
+        if (slash != std::string::npos && ::stat(dir.c_str(), &parent) == 0 && !S_ISDIR(parent.st_mode))
+            return "cannot write in " + dir + ": " + std::strerror(ENOTDIR);
+        return "cannot write " + path + ": " + std::strerror(no_name ? EISDIR : ENAMETOOLONG);
+    }
     struct stat st {};
     if (::stat(path.c_str(), &st) == 0) {
         if (S_ISDIR(st.st_mode)) return "cannot write " + path + ": " + std::strerror(EISDIR);
         if (::access(path.c_str(), W_OK) != 0) return "cannot write " + path + ": " + std::strerror(errno);
         return "";
     }
-    const std::size_t slash = path.rfind('/');
-    const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
     for (std::size_t at = dir.find('/', 1); slash != std::string::npos && slash != 0;
          at = dir.find('/', at + 1)) {
         const std::string prefix = dir.substr(0, at);
@@ -436,12 +441,11 @@ std::string prepare_directory(const std::string& path, bool user_cache) {
     if (::stat(dir.c_str(), &st) != 0) return "cannot write in " + dir + ": " + std::strerror(errno);
     if (!S_ISDIR(st.st_mode)) return "cannot write in " + dir + ": " + std::strerror(ENOTDIR);
     if (::access(dir.c_str(), W_OK) != 0) return "cannot write in " + dir + ": " + std::strerror(errno);
-    // Whatever else would refuse the new file (a read-only file system, a
-    // full inode table) refuses it now, not after the measurements.
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0) return "cannot write " + path + ": " + std::strerror(errno);
-    ::close(fd);
-    ::unlink(path.c_str());
+    // Whatever else would refuse the new file refuses it now, not after the
+    // measurements (probed beside it: the path may be a link to nothing yet,
+    // and another writer may rename a file onto it meanwhile).
+    const std::string refused = check_can_create_in(dir);
+    if (!refused.empty()) return "cannot write in " + dir + ": " + refused;
     return "";
 }
 
