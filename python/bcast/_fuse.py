@@ -218,7 +218,8 @@ class _Graph:
         # Each distinct number constant is an input too: a count past the
         # limit says so.
         check(lib.bcast_expr_create(self.data_code, count, ctypes.byref(handle)),
-              "%s: %d arguments and %d number constants" % (_WHAT, count - len(self.consts), len(self.consts))
+              "%s: %d arguments and %d number constant%s" % (
+                  _WHAT, count - len(self.consts), len(self.consts), "s" if len(self.consts) > 1 else "")
               if self.consts else None)
         try:
             for i, d in enumerate(self.input_dtypes):

@@ -122,6 +122,10 @@ def test_past_16_inputs_the_refusal_counts_the_constants():
     with pytest.raises(bcast.InvalidArgumentError,
                        match=r"^bcast.fuse: 15 arguments and 2 number constants: .* 1 to 16 inputs, not 17"):
         f(*[np.zeros(3, np.float32)] * 15)
+    g = bcast.fuse(lambda a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p: a + b * 2)
+    with pytest.raises(bcast.InvalidArgumentError,
+                       match=r"^bcast.fuse: 16 arguments and 1 number constant: .* not 17"):
+        g(*[np.zeros(3, np.float32)] * 16)
 
 
 @pytest.mark.parametrize("dtypes", [("f4", "f8"), ("i8", "i1"), ("f8", "f4"), ("u1", "i4")])
