@@ -84,7 +84,7 @@ def apply(op, values, *, rule="numpy", axis=-1, out=None, dtype=None, condition=
         return Plan(OP, new_handle(_enums.opcode(op), code, rule_code, axis, mode_code), what,
                     result_dtype, op not in _enums.ARRAY_RESULT_OPS)
 
-    plan, hit = planned(key((op, _enums.plain(rule), axis, extra), arrays, out), make, arrays, out, target,
+    plan, hit = planned(key((op, rule, axis, extra), arrays, out), make, arrays, out, target,
                         axes_mapping)
     result = execute(plan, arrays, out, pool)
     if hit:
