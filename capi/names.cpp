@@ -12,15 +12,7 @@
 namespace {
 
 using bcast::fail;
-
-// Names are ASCII: compare them without the locale.
-char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool same_name(const char* a, const char* b) {
-    for (; *a && *b; ++a, ++b)
-        if (ascii_lower(*a) != ascii_lower(*b)) return false;
-    return *a == *b;
-}
+using bcast::same_name;
 
 // The name as a message quotes it: at most 64 characters, so that the list
 // of names after it fits the message.

@@ -19,6 +19,13 @@ const char* rule_name(bcast_rule rule) {
     }
 }
 
+bool same_name(const char* a, const char* b) {
+    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+    for (; *a != '\0' && *b != '\0'; ++a, ++b)
+        if (lower(*a) != lower(*b)) return false;
+    return *a == *b;
+}
+
 const char* expand_mode_name(bcast_expand_mode m) {
     switch (m) {
         case BCAST_EXPAND_NUMPY: return "numpy";

@@ -229,4 +229,8 @@ bcast_dtype output_dtype(bcast_opcode op, bcast_dtype dt);
 const char* rule_name(bcast_rule rule);          // "numpy"; nullptr if unknown
 const char* expand_mode_name(bcast_expand_mode m);  // "bidirectional"; nullptr if unknown
 
+// Whether two names are the same, ASCII case ignored (names are ASCII: no
+// locale): how every name of the vocabulary and every ISA cap is looked up.
+bool same_name(const char* a, const char* b);
+
 }  // namespace bcast

@@ -56,14 +56,6 @@ const char* isa_name(Isa isa) {
     return info ? info->name : "scalar";
 }
 
-// ASCII case ignored, as by the C API's other names (bcast_opcode_from_name).
-bool same_name(const char* a, const char* b) {
-    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
-    for (; *a != '\0' && lower(*a) == lower(*b); ++a, ++b) {
-    }
-    return *a == '\0' && *b == '\0';
-}
-
 bool parse_isa(const char* name, Isa* out) {
     if (!name) return false;
     for (int i = 0; isa_name_at(i) != nullptr; ++i) {
