@@ -12,6 +12,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include <fcntl.h>
@@ -41,18 +42,21 @@ HostKey host_key() {
     return HostKey{f.vendor, f.family, f.model, kernels::active_isa_name()};
 }
 
+// Reasons stay short: the description holding them is a tuning text, at
+// most kMaxTextBytes. s past `most` bytes is cut, saying how long it was.
+std::string cut(std::string s, std::size_t most) {
+    if (s.size() > most) s = s.substr(0, most) + "... (" + std::to_string(s.size()) + " bytes)";
+    return s;
+}
+
 // A key's string as a reason shows it: a file's key may hold anything, and
-// a reason must stay short (the description is a tuning text, at most
-// kMaxTextBytes) and whole as a C string (no NUL).
-std::string shown(const std::string& s) {
-    constexpr std::size_t kMost = 64;
-    std::string out;
-    for (std::size_t i = 0; i < s.size() && i < kMost; ++i) {
-        const unsigned char c = static_cast<unsigned char>(s[i]);
-        out += c < 0x20 || c > 0x7e ? '?' : static_cast<char>(c);
+// a reason must also stay whole as a C string (no NUL).
+std::string shown(std::string s) {
+    for (char& c : s) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u > 0x7e) c = '?';
     }
-    if (s.size() > kMost) out += "... (" + std::to_string(s.size()) + " bytes)";
-    return out;
+    return cut(std::move(s), 64);
 }
 
 std::string key_text(const HostKey& k) {
@@ -100,13 +104,9 @@ std::string use_text(std::string_view text, State& s) {
     return "";
 }
 
-// A path past PATH_MAX (which no file has) is cut, so that the description
-// stays a text that loads back (kMaxTextBytes).
+// A path past PATH_MAX (which no file has) is cut.
 void note_ignored(State& s, const std::string& where, const std::string& why) {
-    const std::string shown = where.size() <= PATH_MAX
-                                  ? where
-                                  : where.substr(0, PATH_MAX) + "... (" + std::to_string(where.size()) + " bytes)";
-    s.ignored += (s.ignored.empty() ? "" : "; ") + shown + ": " + why;
+    s.ignored += (s.ignored.empty() ? "" : "; ") + cut(where, PATH_MAX) + ": " + why;
 }
 
 const State* lookup() {
