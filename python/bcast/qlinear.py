@@ -39,24 +39,23 @@ def qlinear(op, a, b, a_scale, a_zero_point, b_scale, b_zero_point, y_scale, y_z
     out = _arrays.single_out(out, what)
     axis = _arrays.as_axis(axis, what)
     pool = pool_for(threads, what)
+    given = (("a", a_scale, a_zero_point), ("b", b_scale, b_zero_point), ("y", y_scale, y_zero_point))
     params = ()
-    for name, scale, zero_point in (("a", a_scale, a_zero_point), ("b", b_scale, b_zero_point),
-                                    ("y", y_scale, y_zero_point)):
+    for name, scale, zero_point in given:
         params += _arrays.quantization(scale, zero_point, "%s: %s_scale" % (what, name),
                                        "%s: %s_zero_point" % (what, name))
     op, rule = _enums.plain(op), _enums.plain(rule)  # exact types in a key: _run.binary
+    head = ("qlinear", op, rule, axis, params)
     if type(op) is str and type(rule) is str:
-        result = run_cached(("qlinear", op, rule, axis, params), (a, b), out, pool)
+        result = run_cached(head, (a, b), out, pool)
         if result is not None:
             return result
     opcode, rule_code = _enums.opcode(op), _enums.rule_code(rule)
-    head = ("qlinear", op, rule, axis, params)
     # Every text a refusal may need, made now: a repr is caller code, which
     # must not run once the arrays' layouts are read.
     op_context = "%s(%r)" % (what, op)
     contexts = ["%s: %s_scale=%r, %s_zero_point=%r" % (what, name, scale, name, zero_point)
-                for name, scale, zero_point in (("a", a_scale, a_zero_point), ("b", b_scale, b_zero_point),
-                                                ("y", y_scale, y_zero_point))]
+                for name, scale, zero_point in given]
     checked = [_arrays.quantized_array(value, "%s: %s" % (what, name))
                for name, value in (("a", a), ("b", b))]
     arrays, code, storage = _arrays.prepare_data(checked, None, what)
