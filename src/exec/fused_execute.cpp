@@ -104,30 +104,55 @@ public:
         }
         for (std::size_t s = 0; s < p_.num_steps; ++s) {
             const Step& step = p_.steps[s];
-            const bool last = s + 1 == p_.num_steps;
-            const auto in = [&](std::size_t j) -> const void* {
+            const void* in[kMaxInputs];
+            for (std::size_t j = 0; j < step.num_operands; ++j) {
                 const Source& src = step.operands[j];
-                return src.leaf ? leaf[src.index] : slot_at(p_.steps[src.index].slot);
-            };
-            const bool writes_output = last && !p_.quantize_out;
-            void* out = writes_output && step.call != Call::kScalar ? output : slot_at(step.slot);
-            const kernels::Stores stores{writes_output && stream, false};
-            switch (step.call) {
-                case Call::kBinary:
-                    if (step.swap) step.binary(m, in(1), in(0), out, stores);
-                    else step.binary(m, in(0), in(1), out, stores);
-                    break;
-                case Call::kUnary: step.unary(m, in(0), out, stores); break;
-                case Call::kStrided:
-                    strided(step, in, m, out, writes_output ? stride_[p_.num_reads] : 1);
-                    break;
-                case Call::kScalar:
-                    strided(step, in, 1, out, 1);
-                    if (writes_output) broadcast(out, output, m);
-                    break;
+                in[j] = src.leaf ? leaf[src.index] : slot_at(p_.steps[src.index].slot);
             }
+            const bool writes_output = s + 1 == p_.num_steps && !p_.quantize_out;
+            void* out = writes_output && step.call != Call::kScalar ? output : slot_at(step.slot);
+            run_step(step, in, m, out, writes_output ? output : nullptr, stream);
         }
         if (p_.quantize_out) quantize(output, m);
+    }
+
+    // `rows` whole lines of n elements from ptr (block_rows plans), step by
+    // step: each step over all rows in one 2-D call where it has one, else
+    // row by row; results in slots, row after row (n elements apart).
+    void run_rows(char* const* ptr, std::size_t rows, std::size_t n, bool stream) const {
+        const std::size_t row_loop = p_.nest.num_loops - 2;
+        const plan::Loop& row = p_.nest.loops[row_loop];
+        const plan::OperandStrides& row_bytes = p_.byte_stride[row_loop];
+        for (std::size_t s = 0; s < p_.num_steps; ++s) {
+            const Step& step = p_.steps[s];
+            const bool last = s + 1 == p_.num_steps;
+            const void* in[kMaxInputs];
+            std::ptrdiff_t in_row[kMaxInputs], in_row_bytes[kMaxInputs];
+            for (std::size_t j = 0; j < step.num_operands; ++j) {
+                const Source& src = step.operands[j];
+                const std::size_t l = src.index;
+                in[j] = src.leaf ? ptr[l] : slot_at(p_.steps[l].slot);
+                in_row[j] = src.leaf ? row.stride[l] : static_cast<std::ptrdiff_t>(n);
+                in_row_bytes[j] = src.leaf ? row_bytes[l] : static_cast<std::ptrdiff_t>(n * p_.steps[l].out_size);
+            }
+            char* const out = last ? ptr[p_.num_reads] : static_cast<char*>(slot_at(step.slot));
+            const std::ptrdiff_t out_row = last ? row.stride[p_.num_reads] : static_cast<std::ptrdiff_t>(n);
+            const std::ptrdiff_t out_row_bytes = last ? row_bytes[p_.num_reads] : out_row * static_cast<std::ptrdiff_t>(step.out_size);
+            if (step.binary2d != nullptr) {
+                const std::size_t x = step.swap ? 1 : 0, y = 1 - x;
+                step.binary2d(rows, n, in[x], in_row[x], in[y], in_row[y], out, out_row,
+                              kernels::Stores{last && stream, false});
+                continue;
+            }
+            for (std::size_t r = 0; r < rows; ++r) {
+                const void* at[kMaxInputs];
+                for (std::size_t j = 0; j < step.num_operands; ++j) {
+                    at[j] = static_cast<const char*>(in[j]) + static_cast<std::ptrdiff_t>(r) * in_row_bytes[j];
+                }
+                char* const to = out + static_cast<std::ptrdiff_t>(r) * out_row_bytes;
+                run_step(step, at, n, to, last ? to : nullptr, stream);
+            }
+        }
     }
 
 private:
@@ -174,16 +199,31 @@ private:
         }
     }
 
-    template <class In>
-    static void strided(const Step& step, const In& in, std::size_t m, void* out,
-                        std::ptrdiff_t out_stride) {
-        const void* data[kMaxInputs];
-        std::ptrdiff_t strides[kMaxInputs];
-        for (std::size_t j = 0; j < step.num_operands; ++j) {
-            data[j] = in(j);
-            strides[j] = step.operand_scalar[j] ? 0 : 1;
+    // One step over m elements, its operands at in (kernel order), its
+    // result at out; `output` is the output where the step writes it
+    // (nullptr: a slot).
+    void run_step(const Step& step, const void* const* in, std::size_t m, void* out, void* output,
+                  bool stream) const {
+        const kernels::Stores stores{output != nullptr && stream, false};
+        switch (step.call) {
+            case Call::kBinary:
+                if (step.swap) step.binary(m, in[1], in[0], out, stores);
+                else step.binary(m, in[0], in[1], out, stores);
+                break;
+            case Call::kUnary: step.unary(m, in[0], out, stores); break;
+            case Call::kStrided: strided(step, in, m, out, output ? stride_[p_.num_reads] : 1); break;
+            case Call::kScalar:
+                strided(step, in, 1, out, 1);
+                if (output) broadcast(out, output, m);
+                break;
         }
-        step.kernels.strided(m, step.num_operands, data, strides, out, out_stride);
+    }
+
+    static void strided(const Step& step, const void* const* in, std::size_t m, void* out,
+                        std::ptrdiff_t out_stride) {
+        std::ptrdiff_t strides[kMaxInputs];
+        for (std::size_t j = 0; j < step.num_operands; ++j) strides[j] = step.operand_scalar[j] ? 0 : 1;
+        step.kernels.strided(m, step.num_operands, in, strides, out, out_stride);
     }
 
     // A constant result over the block's m output elements.
@@ -271,6 +311,19 @@ public:
 
     void operator()(char* const* ptr, uint64_t off, uint64_t len) {
         const std::size_t inner = p_.nest.num_loops - 1;
+        if (p_.block_rows > 0) {
+            const auto n = static_cast<std::size_t>(p_.nest.loops[inner].extent);
+            const auto rows = [&](char* const* q, uint64_t count) { run_rows(q, static_cast<std::size_t>(count), n); };
+            if (off == 0 && len == p_.call_elems) {
+                rows(ptr, static_cast<uint64_t>(p_.nest.loops[inner - 1].extent));
+                return;
+            }
+            split_rows(
+                p_, ptr, off, len, n, inner - 1,
+                [&](char* const* q, uint64_t m) { run_line(p_, block_, q, 0, static_cast<std::size_t>(m), stream_); },
+                rows);
+            return;
+        }
         if (p_.chain_whole_lines && p_.outer_loops + 2 == p_.nest.num_loops) {
             const auto n = static_cast<std::size_t>(p_.nest.loops[inner].extent);
             if (off == 0 && len == p_.call_elems) {  // every row of the call: no division
@@ -303,6 +356,20 @@ public:
     }
 
 private:
+    // Rows of a block_rows plan, block by block.
+    void run_rows(char* const* ptr, std::size_t rows, std::size_t n) const {
+        const std::size_t row_loop = p_.nest.num_loops - 2;
+        char* at[kMaxOperands];
+        for (std::size_t done = 0; done < rows;) {
+            const std::size_t count = std::min(p_.block_rows, rows - done);
+            for (std::size_t o = 0; o <= p_.num_reads; ++o) {
+                at[o] = ptr[o] + static_cast<int64_t>(done) * p_.byte_stride[row_loop][o];
+            }
+            block_.run_rows(at, count, n, stream_);
+            done += count;
+        }
+    }
+
     const FusedPlan& p_;
     const Block block_;
     bool stream_;

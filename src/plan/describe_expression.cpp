@@ -4,7 +4,9 @@
 #include "plan/fused_plan.hpp"
 #include "plan/json.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cstdint>
 #include <string>
 
 namespace bcast::plan {
@@ -66,6 +68,13 @@ std::string patterns_json(const FusedPlan& p) {
     return s.empty() ? s : ",\"patterns\":[" + s + "]";
 }
 
+// Blocks of whole lines (FusedPlan::block_rows): how many per block.
+std::string rows_json(const FusedPlan& p) {
+    if (p.block_rows == 0) return "";
+    const auto rows = static_cast<uint64_t>(p.nest.loops[p.nest.num_loops - 2].extent);
+    return ",\"lines_per_block\":" + std::to_string(std::min<uint64_t>(rows, p.block_rows));
+}
+
 }  // namespace
 
 std::string describe_json(const Expression& e, const FusedPlan* p) {
@@ -79,7 +88,7 @@ std::string describe_json(const Expression& e, const FusedPlan* p) {
     }
     if (!p) return s + ",\"planned\":false}";
     s += layout_json(*p) + ",\"kernel\":\"fused\",\"in_registers\":" + (p->chain || p->quant_binary ? "true" : "false") +
-         ",\"elements_per_block\":" + std::to_string(p->block) +
+         ",\"elements_per_block\":" + std::to_string(p->block) + rows_json(*p) +
          ",\"scratch_slots\":" + std::to_string(p->num_slots) + patterns_json(*p) +
          ",\"steps\":" + steps_json(*p) +
          ",\"streaming_stores\":" + (p->stream ? "true" : "false");

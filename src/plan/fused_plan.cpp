@@ -9,6 +9,7 @@
 #include "tuning/active_tuning.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -386,6 +387,53 @@ void choose_chain(FusedPlan& p) {
     p.chain_links = chain;
 }
 
+// Whether blocks of lines beat the chain kernel over lines of n elements
+// of `size` bytes: the chain runs a line that does not end on a cache line
+// with ragged steps of its own, where the 2-D kernels run the rows as one
+// run; lines shorter than a cache line the 2-D kernels take row by row, and
+// long ones pay the chain's per-line cost back (docs/fusion.md, "Short lines").
+bool rows_beat_chain(std::size_t n, std::size_t size) {
+    return n * size >= 64 && (n * size) % 64 != 0 && n <= kMaxRowsLine;
+}
+
+// Blocks of whole lines (FusedPlan::block_rows) where every leaf is read
+// in place (no quantization, pattern or gathered copy), no step is constant
+// along the line, the output's lines are contiguous and two lines fit a
+// slot's share of the scratch, unless a chain kernel runs these lines
+// faster. One step into the output has no slots: a block is then every row
+// of the call, and a line one call, as a single op runs them.
+void choose_rows(FusedPlan& p) {
+    if (p.quantize_out) return;
+    for (std::size_t l = 0; l < p.num_reads; ++l) {
+        if (p.leaf_slot[l] != kNoSlot || p.leaf_dequantize[l]) return;
+    }
+    for (std::size_t s = 0; s < p.num_steps; ++s) {
+        if (p.steps[s].scalar) return;
+    }
+    const bool one_step = p.num_slots == 0;
+    if (one_step) p.block = kWholeLine;
+    const Loop& inner = p.nest.loops[p.nest.num_loops - 1];
+    if (p.nest.num_loops < 2 || inner.stride[p.num_reads] != 1) return;
+    const auto n = static_cast<std::size_t>(inner.extent);
+    if (p.chain && !rows_beat_chain(n, p.elem_size[p.num_reads])) return;
+    if (one_step) {
+        p.block_rows = SIZE_MAX;
+    } else {
+        const std::size_t share = kScratchBytes / p.num_slots / 64 * 64;
+        if (share / widest_element(p) / n < 2) return;
+        p.block_rows = share / widest_element(p) / n;
+        p.slot_bytes = share;
+    }
+    p.chain = nullptr;
+    for (std::size_t s = 0; s < p.num_steps; ++s) {
+        Step& step = p.steps[s];
+        if (step.call != Call::kBinary) continue;
+        const kernels::OpKernels& k = step.swap ? step.exchanged : step.kernels;
+        const bool xs = step.operand_scalar[0], ys = step.operand_scalar[1];
+        step.binary2d = step.swap || (!xs && ys) ? k.vs2d : !xs ? k.vv2d : k.sv2d;
+    }
+}
+
 // Each line must be this many times its check's elements (256 x the
 // pattern's period) long: the check then costs a few percent of the line.
 // Pairs are checked at planning (65,536 of them) where the op is this many
@@ -490,7 +538,7 @@ void choose_quant_binary(FusedPlan& p) {
     if (p.quant_binary && !row) choose_checked(p, k);
     // Without a pattern nothing goes through slots: a line runs in one call
     // (a table row is built once per line, not once per block).
-    if (p.quant_binary && !pattern) p.block = std::size_t{1} << 30;
+    if (p.quant_binary && !pattern) p.block = kWholeLine;
 }
 
 // How the chain reads each leaf. Runs read in place come from memory (and
@@ -548,6 +596,7 @@ void plan_expression(const Expression& e, const Shape* inputs, const int64_t* co
         assign_slots(p);
         resolve_calls(p);
         choose_chain(p);
+        choose_rows(p);
         set_chain_leaves(p);
         choose_quant_binary(p);
     }
@@ -556,9 +605,11 @@ void plan_expression(const Expression& e, const Shape* inputs, const int64_t* co
     uint64_t per_elem = 0;
     for (std::size_t o = 0; o <= p.num_reads; ++o) per_elem += p.elem_size[o];
     for (std::size_t s = 0; s < p.num_steps; ++s) per_elem += op_weight(p.steps[s].kernel_op) * p.steps[s].out_size;
-    // A chain over whole lines takes whole rows of lines per call.
+    // A chain over whole lines, and blocks of lines, take whole rows of
+    // lines per call.
     const std::size_t loops = p.nest.num_loops;
-    const std::size_t outer = p.chain_whole_lines && loops >= 2 ? loops - 2 : loops - (loops > 0 ? 1 : 0);
+    const bool rows = p.chain_whole_lines || p.block_rows > 0;
+    const std::size_t outer = rows && loops >= 2 ? loops - 2 : loops - (loops > 0 ? 1 : 0);
     set_walk(p, outer, 0, per_elem);
 }
 

@@ -37,6 +37,12 @@ constexpr std::size_t kScratchBytes = 32 * 1024;
 // (NHWC per-channel parameters) merge with that loop: the input becomes a
 // pattern, laid out once per line in a slot and read at the block's phase.
 constexpr int64_t kMaxPattern = 256;
+// Lines up to this long that every leaf reads in place run in blocks of
+// whole lines, step by step, rather than through a chain kernel
+// (FusedPlan::block_rows; fused_plan.cpp, rows_beat_chain).
+constexpr std::size_t kMaxRowsLine = 128;
+// The block of a plan without slots: a line is one call.
+constexpr std::size_t kWholeLine = std::size_t{1} << 30;
 
 constexpr std::size_t kNoSlot = SIZE_MAX;
 
@@ -74,6 +80,9 @@ struct Step {
     kernels::BinaryFn binary = nullptr;
     kernels::UnaryFn unary = nullptr;
     bool swap = false;
+    // Its 2-D form, where the plan runs blocks of whole rows (block_rows)
+    // and the kernel set has one (else the kernel runs once per row).
+    kernels::Binary2dFn binary2d = nullptr;
     std::array<bool, kMaxInputs> operand_scalar{};  // constant along the inner loop
 };
 
@@ -134,6 +143,11 @@ struct FusedPlan : Layout {
     // The chain reads every leaf where it lies (no slot): its walk's calls
     // are whole rows of lines, and its blocks run to the line's end.
     bool chain_whole_lines = false;
+    // Short lines read in place run step by step over blocks of this many
+    // whole lines (0: line by line), each step one 2-D kernel call per block
+    // where it has one: a call or a chain per line of a few steps cost more
+    // than the line's work (docs/fusion.md, "Short lines").
+    std::size_t block_rows = 0;
 };
 
 // The size of the elements leaf l's slot holds: f32 for a quantized leaf.

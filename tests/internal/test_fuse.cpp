@@ -308,7 +308,7 @@ std::vector<bcast_opcode> table_chain_ops(bool reversed_too) {
 
 TEST_CASE("random fused chains write what their nodes write one by one", "[fuse]") {
     std::mt19937_64 rng(20261125);
-    int compared = 0, refused = 0;
+    int compared = 0, refused = 0, in_blocks_of_lines = 0;
     for (int round = 0; round < 1500; ++round) {
         RandomChain c = random_chain(rng);
         std::vector<Bytes> data;
@@ -334,6 +334,15 @@ TEST_CASE("random fused chains write what their nodes write one by one", "[fuse]
             ++refused;
             continue;
         }
+        std::vector<Shape> shapes;
+        std::vector<const int64_t*> strides;
+        for (const Layout& l : c.inputs) {
+            shapes.push_back(l.shape);
+            strides.push_back(l.strides.empty() ? nullptr : l.strides.data());
+        }
+        const plan::FusedPlan planned = plan::plan_expression(
+            c.e, shapes.data(), strides.data(), out_layout.strides.empty() ? nullptr : out_layout.strides.data());
+        if (planned.block_rows > 0) ++in_blocks_of_lines;
         const Bytes got = run_fused(c.e, c.inputs, data, out_layout, blank);
         CHECK(bcast_test::mismatch(out_dt, got, want) == "");
         const std::size_t tasks = std::uniform_int_distribution<std::size_t>(1, 9)(rng);
@@ -342,9 +351,11 @@ TEST_CASE("random fused chains write what their nodes write one by one", "[fuse]
                                    want) == "");
         ++compared;
     }
-    // Both outcomes must be well represented for the test to mean anything.
+    // Both outcomes must be well represented for the test to mean anything,
+    // and blocks of lines (block_rows) among the plans.
     CHECK(compared > 500);
     CHECK(refused > 100);
+    CHECK(in_blocks_of_lines > 50);
 }
 
 TEST_CASE("a fused chain streams, blocks and writes in place as the ops would", "[fuse]") {
@@ -476,7 +487,9 @@ TEST_CASE("linear chains run in registers and write what their ops write", "[fus
         const int64_t row = w + std::uniform_int_distribution<int64_t>(1, 17)(rng);
         const Layout gapped{full, {c * row, row, 1}, span_of(full, {c * row, row, 1})};
         const plan::FusedPlan g = plan::plan_expression(e, shapes.data(), nullptr, gapped.strides.data());
-        if (w > 1) CHECK((g.chain != nullptr) == (p.chain != nullptr));  // w == 1: no line
+        // (w == 1: no line.) Short gapped lines may run in blocks of lines
+        // instead (block_rows), where the contiguous ones coalesce into one.
+        if (w > 1 && g.block_rows == 0) CHECK((g.chain != nullptr) == (p.chain != nullptr));
         Bytes want_gapped(gapped.elements * dtype_size(dt), 0x5A);
         REQUIRE(run_unfused(e, in, data, gapped, want_gapped, why) == BCAST_OK);
         CHECK(bcast_test::mismatch(dt, run_fused(e, in, data, gapped, Bytes(want_gapped.size(), 0x5A)),
@@ -699,6 +712,97 @@ TEST_CASE("a chain writes each output element once, streamed or cached, at any o
         CHECK(guards_intact(raw, at, want.size()));
     }
     if (std::string(kernels::active_isa_name()) != "scalar") CHECK(chains > 550);
+}
+
+TEST_CASE("short lines run in blocks of lines and write what their ops write", "[fuse]") {
+    // (a, c, w) with per-channel, full and one-value leaves, w short enough
+    // for blocks of lines (fused_plan.cpp: choose_rows): chains the chain
+    // kernel would take, other dtypes, a unary step, SELECT over a
+    // comparison with the constant on the left (an exchanged op), strided
+    // and gapped outputs, tasks, streamed, in place.
+    const StreamThresholdRestore restore{};
+    std::mt19937_64 rng(20261204);
+    int in_blocks = 0, rounds = 0;
+    for (int round = 0; round < 400; ++round) {
+        const bcast_dtype dts[] = {BCAST_DTYPE_F32, BCAST_DTYPE_F64, BCAST_DTYPE_I32, BCAST_DTYPE_F16, BCAST_DTYPE_I8};
+        const bcast_dtype dt = dts[round % 5];
+        kernels::set_stream_threshold_bytes_for_testing(round % 3 == 0 ? 1 : 0);
+        Shape full, channel;
+        full.rank = channel.rank = 3;
+        const int64_t c = std::uniform_int_distribution<int64_t>(2, 40)(rng);
+        const int64_t w = std::uniform_int_distribution<int64_t>(1, 140)(rng);
+        full.dims = {std::uniform_int_distribution<int64_t>(1, 3)(rng), c, w};
+        channel.dims = {1, c, 1};
+        Shape one;
+        std::vector<Layout> in{contiguous(full), contiguous(channel), contiguous(full), contiguous(one)};
+        plan::Expression e(dt, 4);
+        const int form = round % 4;
+        std::size_t ops[3] = {0, 1, 0};
+        std::size_t v = e.add_node(BCAST_OP_MUL, BCAST_RULE_NUMPY, -1, 2, ops);  // x * per-channel
+        if (form == 1) {  // a unary step
+            ops[0] = v;
+            v = e.add_node(BCAST_OP_COPY, BCAST_RULE_NUMPY, -1, 1, ops);
+        }
+        if (form == 2) {  // SELECT(channel < x*channel, full, that): LESS over a constant x runs as GREATER
+            ops[0] = 1, ops[1] = v;
+            const std::size_t cond = e.add_node(BCAST_OP_LESS, BCAST_RULE_NUMPY, -1, 2, ops);
+            const std::size_t sel[3] = {cond, 2, v};
+            v = e.add_node(BCAST_OP_SELECT, BCAST_RULE_NUMPY, -1, 3, sel);
+        }
+        ops[0] = form == 3 ? 2 : v, ops[1] = form == 3 ? v : 2;
+        v = e.add_node(BCAST_OP_SUB, BCAST_RULE_NUMPY, -1, 2, ops);
+        if (form != 2) {
+            ops[0] = v, ops[1] = 3;
+            e.add_node(BCAST_OP_ADD, BCAST_RULE_NUMPY, -1, 2, ops);
+        }
+        std::vector<Bytes> data;
+        for (std::size_t i = 0; i < in.size(); ++i) {
+            data.push_back(bcast_test::random_elems(e.value_dtype(i), in[i].elements, rng));
+        }
+        // Contiguous, rows apart by a gap, or every other element.
+        Layout out = contiguous(full);
+        const int layout = std::uniform_int_distribution<int>(0, 2)(rng);
+        if (layout == 1) {
+            const int64_t row = w + std::uniform_int_distribution<int64_t>(1, 9)(rng);
+            out.strides = {c * row, row, 1};
+            out.elements = span_of(full, out.strides);
+        } else if (layout == 2) {
+            out.strides = {2 * c * w, 2 * w, 2};
+            out.elements = span_of(full, out.strides);
+        }
+        std::vector<Shape> shapes;
+        for (const Layout& l : in) shapes.push_back(l.shape);
+        const plan::FusedPlan p = plan::plan_expression(e, shapes.data(), nullptr,
+                                                        out.strides.empty() ? nullptr : out.strides.data());
+        const std::string described = plan::describe_json(e, &p);
+        INFO("round " << round << ": " << described);
+        if (p.block_rows > 0) {
+            ++in_blocks;
+            CHECK(p.chain == nullptr);
+            CHECK(described.find("\"lines_per_block\":") != std::string::npos);
+        }
+        // Every output but the strided one runs in blocks of lines, unless
+        // the chain kernel runs such lines faster: lines of whole cache
+        // lines, shorter than one, or past kMaxRowsLine elements.
+        const std::size_t line_bytes = static_cast<std::size_t>(w) * dtype_size(e.value_dtype(e.output()));
+        const bool chain_lines = p.chain != nullptr && (line_bytes % 64 == 0 || line_bytes < 64 ||
+                                                        static_cast<std::size_t>(w) > plan::kMaxRowsLine);
+        if (layout != 2 && w > 1 && p.nest.num_loops >= 2) CHECK((p.block_rows > 0 || chain_lines));
+        if (layout == 2) CHECK(p.block_rows == 0);
+        const Bytes blank(out.elements * dtype_size(e.value_dtype(e.output())), 0x5A);
+        Bytes want = blank;
+        std::string why;
+        REQUIRE(run_unfused(e, in, data, out, want, why) == BCAST_OK);
+        CHECK(bcast_test::mismatch(e.value_dtype(e.output()), run_fused(e, in, data, out, blank), want) == "");
+        const std::size_t tasks = std::uniform_int_distribution<std::size_t>(2, 7)(rng);
+        INFO(tasks << " tasks");
+        CHECK(bcast_test::mismatch(e.value_dtype(e.output()), run_fused(e, in, data, out, blank, tasks, &rng),
+                                   want) == "");
+        if (layout == 0) CHECK(bcast_test::mismatch(e.value_dtype(e.output()), run_in_place_on_x(p, data), want) == "");
+        ++rounds;
+    }
+    CHECK(rounds == 400);
+    CHECK(in_blocks > 150);
 }
 
 TEST_CASE("per-channel parameters of an NHWC tensor become patterns over one line", "[fuse]") {
