@@ -292,9 +292,12 @@ void check_rows_slots(const Pair& pr, std::mt19937_64& rng) {
                     // 49: enough rows to outgrow the row's pattern (the row
                     // repeated over a step, plus the spare and two steps
                     // of at most 64 bytes), so that its offsets rewind.
+                    // Rows shorter than a step (1, 3, 7): enough of them
+                    // for blocks of expanded rows and a partial one after.
                     const std::size_t rows =
-                        n == 49 ? 64 * (bcast::kernels::tuning::kPatternSpareSteps + 3) / (n * es) + 3
-                                : 5;
+                        n == 49                  ? 64 * (bcast::kernels::tuning::kPatternSpareSteps + 3) / (n * es) + 3
+                        : n > 0 && n < 8         ? 2 * 1024 / n + 3
+                                                 : 5;
                     const auto full_row = static_cast<std::ptrdiff_t>(contiguous ? n : n + 3);
                     const std::ptrdiff_t x_row = s.kind == Kind::SV ? scalar_row
                                                  : x_repeated      ? 0

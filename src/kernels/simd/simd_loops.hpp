@@ -38,6 +38,7 @@ struct Bound {
     using V = typename Codec::Value;
     static constexpr std::size_t kStep = Codec::kStep;
     using R = decltype(Codec::template apply<Op>(std::declval<V>(), std::declval<V>()));
+    using Arch = typename Isa::arch;
     static constexpr bool kBoolResult = !std::is_same_v<R, V>;
     using OutCodec = std::conditional_t<kBoolResult, BoolOutCodec<Isa, Codec>, Codec>;
     using Out = typename OutCodec::Storage;
@@ -692,6 +693,35 @@ void short_rows(std::size_t rows, std::size_t n, const typename E::In* x, std::p
     }
 }
 
+// vs (sv) rows shorter than a step whose full operand and output run on
+// from row to row: blocks of whole rows whose scalars are laid out row by
+// row in a buffer, then one vv run over the block. A run per row of fewer
+// elements than a step costs a partial step each: 3-5x numpy's time for
+// 2-15 f32 elements per row on AVX-512 (docs/kernels.md, "Rows shorter
+// than a step"). The vv run applies the op to the same lanes as the row's
+// own step would.
+template <class E, int Kind>
+void expanded_rows(std::size_t rows, std::size_t n, const typename E::In* full,
+                   const typename E::In* scalars, std::ptrdiff_t scalar_row, typename E::Out* out,
+                   bool nt) {
+    using In = typename E::In;
+    using Lanes = Batch<In, typename E::Arch>;
+    static_assert(Lanes::size >= E::kStep, "a row shorter than a step must fit one store");
+    constexpr std::size_t kBlock = 1024;
+    In expanded[kBlock + Lanes::size];
+    const std::size_t per_block = kBlock / n;
+    for (std::size_t r = 0; r < rows;) {
+        const std::size_t count = std::min(per_block, rows - r);
+        // Each row's value over a whole vector from the row's start: the
+        // next row's store overwrites the lanes past it.
+        for (std::size_t k = 0; k < count; ++k) Lanes(*row(scalars, r + k, scalar_row)).store_unaligned(expanded + k * n);
+        const In* f = full + r * n;
+        VvSource<E> src = Kind == kRowsVs ? VvSource<E>{f, expanded} : VvSource<E>{expanded, f};
+        drive<E>(count * n, out + r * n, src, nt);
+        r += count;
+    }
+}
+
 // rows x n, the operands' inner strides fixed by the kind (vv: 1, 1; vs:
 // 1, 0; sv: 0, 1); one fence for the whole call. !LeftForms: vv rows over a
 // repeated x take the general path (the plan exchanges the operands of such
@@ -717,6 +747,15 @@ void rows2d(std::size_t rows, std::size_t n, const void* x, std::ptrdiff_t x_row
             fits_pattern<E>(n)) {
             if (y_repeats) periodic_run<E, false>(rows * n, n, x, y, out, stores, true);
             else if constexpr (LeftForms) periodic_run<E, true>(rows * n, n, x, y, out, stores, true);
+            return;
+        }
+    }
+    if constexpr (Kind != kRowsVv) {
+        const std::ptrdiff_t full_row = Kind == kRowsVs ? x_row : y_row;
+        if (n < E::kStep && rows > 1 && out_row == row_n && full_row == row_n) {
+            if constexpr (Kind == kRowsVs) expanded_rows<E, Kind>(rows, n, in_ptr<In>(x), in_ptr<In>(y), y_row, o, nt);
+            else expanded_rows<E, Kind>(rows, n, in_ptr<In>(y), in_ptr<In>(x), x_row, o, nt);
+            end_streaming<E>(stores);
             return;
         }
     }
