@@ -22,7 +22,7 @@ bcast_status bcast_set_max_isa(const char* name) noexcept {
     return bcast::capi::guarded([&] {
         if (!name) bcast::fail(BCAST_ERROR_INVALID_ARGUMENT, "ISA name is NULL");
         if (!bcast::kernels::set_max_isa(name)) {
-            bcast::fail(BCAST_ERROR_INVALID_ARGUMENT, std::string("unknown ISA '") + name + "' (expected one of: " +
+            bcast::fail(BCAST_ERROR_INVALID_ARGUMENT, "unknown ISA " + bcast::capi::quoted_name(name) + " (expected one of: " +
                                                           bcast::capi::name_list(bcast_isa_name) + ")");
         }
     });

@@ -14,13 +14,6 @@ namespace {
 using bcast::fail;
 using bcast::same_name;
 
-// The name as a message quotes it: at most 64 characters, so that the list
-// of names after it fits the message.
-std::string quoted(const char* name) {
-    const std::string text(name);
-    return "'" + (text.size() > 64 ? text.substr(0, 64) + "..." : text) + "'";
-}
-
 // The value whose name_of(value) is `name`.
 bcast_status value_of(bcast::capi::NameOf name_of, const char* what, const char* name, int32_t* out) noexcept {
     return bcast::capi::guarded([&] {
@@ -32,7 +25,7 @@ bcast_status value_of(bcast::capi::NameOf name_of, const char* what, const char*
                 return;
             }
         }
-        fail(BCAST_ERROR_INVALID_ARGUMENT, "unknown " + std::string(what) + " name " + quoted(name) +
+        fail(BCAST_ERROR_INVALID_ARGUMENT, "unknown " + std::string(what) + " name " + bcast::capi::quoted_name(name) +
                                                " (expected one of: " + bcast::capi::name_list(name_of) + ")");
     });
 }
@@ -40,6 +33,11 @@ bcast_status value_of(bcast::capi::NameOf name_of, const char* what, const char*
 }  // namespace
 
 namespace bcast::capi {
+
+std::string quoted_name(const char* name) {
+    const std::string text(name);
+    return "'" + (text.size() > 64 ? text.substr(0, 64) + "..." : text) + "'";
+}
 
 std::string name_list(NameOf name_of) {
     std::string names;

@@ -14,4 +14,8 @@ using NameOf = const char* (*)(int32_t) noexcept;
 // Every name of name_of, in order, separated by ", ".
 std::string name_list(NameOf name_of);
 
+// A name as a message quotes it: at most 64 characters, so that the list of
+// names after it fits the message.
+std::string quoted_name(const char* name);
+
 }  // namespace bcast::capi

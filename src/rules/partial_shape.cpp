@@ -116,9 +116,11 @@ std::string dim_name(const PShape* in, std::size_t n, int32_t j, int64_t axis,
     if (j >= 0 && static_cast<std::size_t>(j) < n) {
         const PShape& s = in[j];
         const auto r = static_cast<int64_t>(s.rank);
-        // Known rank: axes count from the start; unknown: dims are the last r.
-        const int64_t i = s.rank_known ? axis : r + axis;
-        if ((s.rank_known ? axis >= 0 : axis < 0) && i >= 0 && i < r) {
+        // Known rank: axes count from the start; unknown: dims are the last r
+        // (r + axis only for a negative axis: a large one would overflow).
+        const bool counted = s.rank_known ? axis >= 0 : axis < 0;
+        const int64_t i = !counted ? -1 : s.rank_known ? axis : r + axis;
+        if (i >= 0 && i < r) {
             const PDim& d = s.dims[static_cast<std::size_t>(i)];
             // A symbol with a line break would split its clause's line.
             if (d.sym != 0 && static_cast<std::size_t>(d.sym) <= symbols.size()) {

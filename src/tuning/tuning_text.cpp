@@ -127,7 +127,12 @@ private:
                         if (d < 0) return fail("bad \\u escape");
                         cp = cp * 16 + static_cast<unsigned>(d);
                     }
-                    // No surrogate pairs: nothing bcast writes needs them.
+                    // No surrogate pairs: nothing bcast writes needs them. U+DC80..
+                    // U+DCFF are the bytes json_quote found in no character.
+                    if (cp >= 0xdc80 && cp <= 0xdcff) {
+                        out += static_cast<char>(cp - 0xdc00);
+                        break;
+                    }
                     if (cp >= 0xd800 && cp <= 0xdfff) return fail("surrogate in \\u escape");
                     append_utf8(out, cp);
                     break;
@@ -369,19 +374,51 @@ std::string write_tuning_text(const HostKey& key, const Tuning& t, const std::st
            info + "}}\n";
 }
 
+namespace {
+
+// The length of the well-formed UTF-8 sequence at s[i] (1 for ASCII), or 0.
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+    const auto at = [&](std::size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0u; };
+    const unsigned lead = at(0);
+    if (lead < 0x80) return 1;
+    // The second byte's range depends on the lead (no overlong forms, no
+    // surrogates, nothing past U+10FFFF); later ones are 80..BF.
+    std::size_t n = 0;
+    unsigned lo = 0x80, hi = 0xbf;
+    if (lead >= 0xc2 && lead <= 0xdf) n = 2;
+    else if (lead >= 0xe0 && lead <= 0xef) n = 3, lo = lead == 0xe0 ? 0xa0 : 0x80, hi = lead == 0xed ? 0x9f : 0xbf;
+    else if (lead >= 0xf0 && lead <= 0xf4) n = 4, lo = lead == 0xf0 ? 0x90 : 0x80, hi = lead == 0xf4 ? 0x8f : 0xbf;
+    else return 0;
+    if (at(1) < lo || at(1) > hi) return 0;
+    for (std::size_t k = 2; k < n; ++k) {
+        if (at(k) < 0x80 || at(k) > 0xbf) return 0;
+    }
+    return n;
+}
+
+}  // namespace
+
 std::string json_quote(std::string_view s) {
     std::string q = "\"";
-    for (const char c : s) {
+    for (std::size_t i = 0; i < s.size();) {
+        const char c = s[i];
+        const std::size_t n = utf8_length(s, i);
         if (c == '"' || c == '\\') {
             q += '\\';
             q += c;
-        } else if (static_cast<unsigned char>(c) < 0x20) {
+        } else if (n == 0 || static_cast<unsigned char>(c) < 0x20) {
+            // Control characters, and bytes of no UTF-8 character (a path
+            // may hold any) as U+DC80..U+DCFF, Python's surrogateescape.
             char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
+            const unsigned u = static_cast<unsigned char>(c);
+            std::snprintf(buf, sizeof buf, "\\u%04x", n == 0 ? 0xdc00 + u : u);
             q += buf;
         } else {
-            q += c;
+            q.append(s.substr(i, n));
+            i += n;
+            continue;
         }
+        ++i;
     }
     return q + "\"";
 }

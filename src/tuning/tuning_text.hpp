@@ -76,7 +76,9 @@ std::string key_json(const HostKey& key);
 // JSON ("" for none).
 std::string write_tuning_text(const HostKey& key, const Tuning& t, const std::string& info);
 
-// s as a JSON string literal, quotes included.
+// s as a JSON string literal, quotes included: control characters escaped,
+// and bytes that belong to no UTF-8 character as U+DC80..U+DCFF (what
+// Python's surrogateescape makes of them; the parser here reads them back).
 std::string json_quote(std::string_view s);
 
 }  // namespace bcast::tuning

@@ -122,6 +122,16 @@ TEST_CASE("partial conditions: hold and format refuse the same inputs", "[partia
     CHECK(holds == 1);  // in1[0] == in0[-1]: 4 == 4
     CHECK(bcast_conditions_format(1, &ok, 2, nullptr, text, sizeof text) > 0);
     CHECK(std::string(text) == "in1[0] == in0[-1]");
+    // Any axis >= 0 is accepted; of an unknown-rank input (whose dims are
+    // the last ones) it names no known dim, without arithmetic on it.
+    const bcast_pdim last[1] = {{2, 2, "N"}};
+    const bcast_pshape unknown_rank[1] = {{0, 1, last}};
+    for (const int64_t axis : {INT64_MAX, int64_t{0}}) {
+        const bcast_condition far = {0, BCAST_COND_DIM_EQ_DIM, 0, 0, axis, axis};
+        CAPTURE(axis);
+        CHECK(bcast_conditions_format(1, &far, 1, unknown_rank, text, sizeof text) > 0);
+        CHECK(std::string(text) == "in0[" + std::to_string(axis) + "] == in0[" + std::to_string(axis) + "]");
+    }
 }
 
 TEST_CASE("partial conditions: clauses out of order are refused, not read as clauses of their own", "[partial]") {

@@ -155,6 +155,13 @@ TEST_CASE("names: unknown names and NULL are refused with a message, nothing wri
     const std::string long_name(5000, 'a');
     CHECK(bcast_opcode_from_name(long_name.c_str(), &out) == BCAST_ERROR_INVALID_ARGUMENT);
     CHECK(std::strstr(bcast_last_error(), "COPY") != nullptr);
+    // So is an unknown ISA's (nothing capped).
+    const std::string before = bcast_isa();
+    CHECK(bcast_set_max_isa(long_name.c_str()) == BCAST_ERROR_INVALID_ARGUMENT);
+    CHECK(std::string(bcast_last_error()).find("'" + long_name.substr(0, 64) + "...' (expected one of: ") !=
+          std::string::npos);
+    CHECK(std::strstr(bcast_last_error(), bcast_isa_name(0)) != nullptr);
+    CHECK(bcast_isa() == before);
 }
 
 TEST_CASE("names: the scalar reference has a row for every op and dtype the library names",

@@ -75,6 +75,26 @@ TEST_CASE("tuning text: written and read back", "[tuning]") {
     CHECK(out.tuning == t);
 }
 
+TEST_CASE("tuning text: bytes of no UTF-8 character are quoted as valid JSON and read back", "[tuning]") {
+    // A path or a key may hold any bytes; JSON text is UTF-8. Well-formed
+    // characters pass as they are, other bytes become U+DC80..U+DCFF.
+    CHECK(json_quote("a\xff\"b") == "\"a\\udcff\\\"b\"");
+    CHECK(json_quote("\xc3\xa9") == "\"\xc3\xa9\"");                  // U+00E9
+    CHECK(json_quote("\xc3") == "\"\\udcc3\"");                        // cut short
+    CHECK(json_quote("\xc0\xaf") == "\"\\udcc0\\udcaf\"");            // overlong '/'
+    CHECK(json_quote("\xed\xa0\x80") == "\"\\udced\\udca0\\udc80\"");  // a surrogate
+    CHECK(json_quote("\xf4\x90\x80\x80") == "\"\\udcf4\\udc90\\udc80\\udc80\"");  // past U+10FFFF
+    CHECK(json_quote("\xf0\x9f\x98\x80") == "\"\xf0\x9f\x98\x80\"");  // U+1F600
+    const HostKey key{"Vendor\xff\x80 \xe2\x82\xac", 6, 143, "avx2"};
+    TuningText out;
+    REQUIRE(read_tuning_text(write_tuning_text(key, some_defaults(), ""), Tuning{}, out) == "");
+    CHECK(out.key == key);
+    // Other surrogates stay refused.
+    const std::string lone = R"({"format":1,"kernel_gen":1,"key":{"vendor":"\ud800","family":26,"model":2,)"
+                             R"("isa":"avx512"},"choices":{}})";
+    CHECK(why_not(lone).find("surrogate") != std::string::npos);
+}
+
 TEST_CASE("tuning text: other formats and generations are refused", "[tuning]") {
     CHECK(why_not(text_with("", R"("format":2,"kernel_gen":1)")) == "format 2, this library reads 1");
     CHECK(why_not(text_with("", R"("format":1,"kernel_gen":7)")) == "kernel_gen 7, these kernels are 1");

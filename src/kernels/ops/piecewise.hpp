@@ -12,7 +12,8 @@ namespace bcast::kernels::BCAST_KERNEL_ISA::ops {
 using namespace lanes;
 
 // numpy's maximum/minimum: a NaN on either side wins (x if both are), and
-// ">=" picks x for max(-0, +0) the way numpy does.
+// ">=" picks x for max(-0, +0), the earlier input (numpy picks y there; the
+// header documents x).
 struct Max : OpDef<BCAST_OP_MAX>, Fold<Max> {
     template <class V>
     static V apply(V x, V y) {
