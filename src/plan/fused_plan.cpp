@@ -225,6 +225,17 @@ void merge_patterns(FusedPlan& p) {
         else if (!runs(l) && !constant(l)) return;
     }
     if (!any) return;
+    // One binary step over two leaves runs its rows through its 2-D kernel
+    // (choose_rows), whose vv rows over a row that one operand repeats are
+    // one periodic run, as a single op's: x repeating needs the kernel's
+    // left forms (sv).
+    const Step& step = p.steps[0];
+    if (p.num_steps == 1 && !p.quantize_out && step.num_operands == 2 && step.operands[0].leaf &&
+        step.operands[1].leaf && !p.leaf_dequantize[step.operands[0].index] &&
+        !p.leaf_dequantize[step.operands[1].index] && step.kernels.vv2d &&
+        (!repeats(step.operands[0].index) || step.kernels.sv)) {
+        return;
+    }
     // Every slot must still hold a 64-element block and a period more.
     if (block_for(p.num_reads + p.num_steps, widest_element(p), static_cast<std::size_t>(period)) == 0) {
         return;

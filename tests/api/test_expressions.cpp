@@ -146,13 +146,18 @@ TEST_CASE("a comparison feeding SELECT, fused, is where(x < t, x, fill)", "[expr
 }
 
 TEST_CASE("describe names the inputs read as a repeated row and their period", "[expr]") {
-    // (2,3) + (3): input1 repeats along the one coalesced loop, whose stride
-    // for it reads 0 as a scalar's would; (2,300) + (300) keeps two loops.
+    // ((2,3) + (3)) * (2,3): input1 repeats along the one coalesced loop,
+    // whose stride for it reads 0 as a scalar's would; (2,300) + (300) keeps
+    // two loops. (A single node runs such rows through its 2-D kernel, as a
+    // single op does: no pattern, blocks of lines.)
     for (const int64_t n : {int64_t{3}, int64_t{300}}) {
         bcast_expr* e = nullptr;
         REQUIRE(bcast_expr_create(BCAST_DTYPE_F32, 2, &e) == BCAST_OK);
         const size_t ops[2] = {0, 1};
-        REQUIRE(bcast_expr_add_node(e, BCAST_OP_ADD, BCAST_RULE_NUMPY, -1, 2, ops, nullptr) == BCAST_OK);
+        size_t sum = 0;
+        REQUIRE(bcast_expr_add_node(e, BCAST_OP_ADD, BCAST_RULE_NUMPY, -1, 2, ops, &sum) == BCAST_OK);
+        const size_t times_x[2] = {sum, 0};
+        REQUIRE(bcast_expr_add_node(e, BCAST_OP_MUL, BCAST_RULE_NUMPY, -1, 2, times_x, nullptr) == BCAST_OK);
         const int64_t a[2] = {2, n}, b[1] = {n};
         const size_t ranks[2] = {2, 1};
         const int64_t* dims[2] = {a, b};
@@ -165,6 +170,23 @@ TEST_CASE("describe names the inputs read as a repeated row and their period", "
         CHECK(one_loop == (n == 3));
         CHECK((json.find("\"patterns\":[{\"operand\":\"input1\",\"period\":3}]") != std::string::npos) == (n == 3));
         CHECK((json.find("\"patterns\"") != std::string::npos) == one_loop);
+        bcast_expr_destroy(e);
+        REQUIRE(bcast_expr_create(BCAST_DTYPE_F32, 2, &e) == BCAST_OK);
+        REQUIRE(bcast_expr_add_node(e, BCAST_OP_ADD, BCAST_RULE_NUMPY, -1, 2, ops, nullptr) == BCAST_OK);
+        REQUIRE(bcast_expr_plan(e, 2, ranks, dims, nullptr, nullptr) == BCAST_OK);
+        REQUIRE(bcast_expr_describe(e, buf, sizeof buf) > 0);
+        const std::string single(buf);
+        // (The scalar kernel set has no 2-D kernels: its single node reads
+        // patterns as a chain does.)
+        if (std::string(bcast_isa()) == "scalar") {
+            CHECK((single.find("\"patterns\"") != std::string::npos) == (n == 3));
+            bcast_expr_destroy(e);
+            continue;
+        }
+        CHECK(single.find("\"patterns\"") == std::string::npos);
+        CHECK(single.find("\"loops\":[{\"extent\":2,\"strides\":[" + std::to_string(n) + ",0," + std::to_string(n) +
+                          "]},{\"extent\":" + std::to_string(n) + ",\"strides\":[1,1,1]}]") != std::string::npos);
+        CHECK(single.find("\"lines_per_block\":2") != std::string::npos);
         bcast_expr_destroy(e);
     }
 }
