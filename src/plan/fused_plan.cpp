@@ -399,12 +399,13 @@ void choose_chain(FusedPlan& p) {
 }
 
 // Whether blocks of lines beat the chain kernel over lines of n elements
-// of `size` bytes: the chain runs a line that does not end on a cache line
-// with ragged steps of its own, where the 2-D kernels run the rows as one
-// run; lines shorter than a cache line the 2-D kernels take row by row, and
-// long ones pay the chain's per-line cost back (docs/fusion.md, "Short lines").
+// of `size` bytes: the chain pays per line (its edges, ragged steps where
+// a line does not end on a cache line), the blocks per step and block (one
+// pass over a slot each); measured, lines under four cache lines, and
+// ragged ones up to kMaxRowsLine elements, run faster in blocks
+// (docs/fusion.md, "Short lines").
 bool rows_beat_chain(std::size_t n, std::size_t size) {
-    return n * size >= 64 && (n * size) % 64 != 0 && n <= kMaxRowsLine;
+    return n <= kMaxRowsLine && (n * size < 256 || (n * size) % 64 != 0);
 }
 
 // Blocks of whole lines (FusedPlan::block_rows) where every leaf is read

@@ -737,6 +737,13 @@ void rows2d(std::size_t rows, std::size_t n, const void* x, std::ptrdiff_t x_row
     const auto row_n = static_cast<std::ptrdiff_t>(n);
     const bool one_output_run = rows > 1 && n >= E::kStep && out_row == row_n;
     if constexpr (Kind == kRowsVv) {
+        // Rows that continue each other everywhere (a fused plan's blocks of
+        // lines over a slot: a single op's planner coalesces them): one run.
+        if (x_row == row_n && y_row == row_n && out_row == row_n) {
+            VvSource<E> src{in_ptr<In>(x), in_ptr<In>(y)};
+            run<E>(rows * n, stores, out, src);
+            return;
+        }
         // One operand repeats a row that the other and the output run on
         // from (NHWC per-channel: (8,112,112,64)+(64)): one periodic run over
         // all rows, so its stores can be aligned as a whole and no row pays
