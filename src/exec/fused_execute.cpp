@@ -144,13 +144,15 @@ public:
                               kernels::Stores{last && stream, false});
                 continue;
             }
+            // Row by row with ordinary stores: streamed rows would share their
+            // partial cache lines with the next row's ordinary stores.
             for (std::size_t r = 0; r < rows; ++r) {
                 const void* at[kMaxInputs];
                 for (std::size_t j = 0; j < step.num_operands; ++j) {
                     at[j] = static_cast<const char*>(in[j]) + static_cast<std::ptrdiff_t>(r) * in_row_bytes[j];
                 }
                 char* const to = out + static_cast<std::ptrdiff_t>(r) * out_row_bytes;
-                run_step(step, at, n, to, last ? to : nullptr, stream);
+                run_step(step, at, n, to, last ? to : nullptr, false);
             }
         }
     }

@@ -1,6 +1,8 @@
 // A fused plan's line runner: the outer loops as exec::walk steps them,
 // each inner run in blocks of plan.block elements (or whole, for a chain
-// that gathers nothing). Per block the plan's chain kernel runs the whole
+// that gathers nothing), or blocks of whole lines where the plan has
+// block_rows (each step's 2-D kernel over the block's rows, else its kernel
+// row by row). Per block the plan's chain kernel runs the whole
 // chain where it has one; otherwise every step runs its op's kernel (vv,
 // vs, sv, or the strided/n-ary one) on the leaves in place (contiguous or
 // constant) or gathered, and on earlier steps' results in scratch slots on

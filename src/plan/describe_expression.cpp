@@ -68,6 +68,13 @@ std::string patterns_json(const FusedPlan& p) {
     return s.empty() ? s : ",\"patterns\":[" + s + "]";
 }
 
+// Elements per block: a plan whose line is one call (kWholeLine) says the
+// line's length.
+uint64_t block_elements(const FusedPlan& p) {
+    if (p.block != kWholeLine || p.nest.num_loops == 0) return p.block;
+    return std::min<uint64_t>(p.block, static_cast<uint64_t>(p.nest.loops[p.nest.num_loops - 1].extent));
+}
+
 // Blocks of whole lines (FusedPlan::block_rows): how many per block.
 std::string rows_json(const FusedPlan& p) {
     if (p.block_rows == 0) return "";
@@ -88,7 +95,7 @@ std::string describe_json(const Expression& e, const FusedPlan* p) {
     }
     if (!p) return s + ",\"planned\":false}";
     s += layout_json(*p) + ",\"kernel\":\"fused\",\"in_registers\":" + (p->chain || p->quant_binary ? "true" : "false") +
-         ",\"elements_per_block\":" + std::to_string(p->block) + rows_json(*p) +
+         ",\"elements_per_block\":" + std::to_string(block_elements(*p)) + rows_json(*p) +
          ",\"scratch_slots\":" + std::to_string(p->num_slots) + patterns_json(*p) +
          ",\"steps\":" + steps_json(*p) +
          ",\"streaming_stores\":" + (p->stream ? "true" : "false");

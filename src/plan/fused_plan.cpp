@@ -227,13 +227,14 @@ void merge_patterns(FusedPlan& p) {
     if (!any) return;
     // One binary step over two leaves runs its rows through its 2-D kernel
     // (choose_rows), whose vv rows over a row that one operand repeats are
-    // one periodic run, as a single op's: x repeating needs the kernel's
-    // left forms (sv).
+    // one periodic run, as a single op's. Its x repeating takes the left
+    // forms, which ops with an exchanged op have not (simd_table.hpp: those
+    // rows would run one by one, 50-200x slower): they keep the pattern.
     const Step& step = p.steps[0];
     if (p.num_steps == 1 && !p.quantize_out && step.num_operands == 2 && step.operands[0].leaf &&
         step.operands[1].leaf && !p.leaf_dequantize[step.operands[0].index] &&
         !p.leaf_dequantize[step.operands[1].index] && step.kernels.vv2d &&
-        (!repeats(step.operands[0].index) || step.kernels.sv)) {
+        (!repeats(step.operands[0].index) || exchanged_op(step.kernel_op, step.dtype) < 0)) {
         return;
     }
     // Every slot must still hold a 64-element block and a period more.

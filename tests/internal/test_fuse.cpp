@@ -805,6 +805,47 @@ TEST_CASE("short lines run in blocks of lines and write what their ops write", "
     CHECK(in_blocks > 150);
 }
 
+TEST_CASE("a single node over a repeated row reads it as the single op does", "[fuse]") {
+    // row (n) op full (m, n), and full op row: the 2-D kernel's vv rows
+    // take a row that y repeats as one periodic run, and a row that x
+    // repeats only where the op has no exchanged op (its left forms,
+    // simd_table.hpp); elsewhere the row stays a pattern over one line.
+    // (Row by row instead: 50-200x slower for int32 ADD at n = 4.)
+    const bool two_d = kernels::select_kernels(BCAST_OP_SUB, BCAST_DTYPE_F32).kernels.vv2d != nullptr;
+    std::mt19937_64 rng(20261205);
+    for (const bcast_opcode op : {BCAST_OP_ADD, BCAST_OP_SUB, BCAST_OP_LESS, BCAST_OP_MAX}) {
+        for (const bcast_dtype dt : {BCAST_DTYPE_F32, BCAST_DTYPE_I32}) {
+            for (const bool row_first : {true, false}) {
+                Shape row, full;
+                row.rank = 1, row.dims = {4};
+                full.rank = 2, full.dims = {300, 4};
+                plan::Expression e(dt, 2);
+                const std::size_t ops[2] = {0, 1};
+                e.add_node(op, BCAST_RULE_NUMPY, -1, 2, ops);
+                const std::vector<Layout> in{contiguous(row_first ? row : full), contiguous(row_first ? full : row)};
+                std::vector<Shape> shapes{in[0].shape, in[1].shape};
+                const plan::FusedPlan p = plan::plan_expression(e, shapes.data(), nullptr, nullptr);
+                const bcast_opcode kernel_op = op_info(op)->base;
+                const bool in_place = two_d && (!row_first || exchanged_op(kernel_op, dt) < 0);
+                INFO(op_info(op)->name << " " << dtype_name(dt) << (row_first ? " row first: " : " full first: ")
+                                       << plan::describe_json(e, &p));
+                bool pattern = false;
+                for (std::size_t l = 0; l < p.num_reads; ++l) pattern = pattern || p.leaf_period[l] > 0;
+                CHECK(pattern == !in_place);
+                CHECK((p.block_rows > 0) == in_place);
+                std::vector<Bytes> data;
+                for (std::size_t i = 0; i < in.size(); ++i) data.push_back(bcast_test::random_elems(dt, in[i].elements, rng));
+                const Layout out = contiguous(full);
+                const bcast_dtype out_dt = e.value_dtype(e.output());
+                Bytes want(out.elements * dtype_size(out_dt), 0);
+                std::string why;
+                REQUIRE(run_unfused(e, in, data, out, want, why) == BCAST_OK);
+                CHECK(bcast_test::mismatch(out_dt, run_fused(e, in, data, out, Bytes(want.size(), 0)), want) == "");
+            }
+        }
+    }
+}
+
 TEST_CASE("per-channel parameters of an NHWC tensor become patterns over one line", "[fuse]") {
     // (x - mean) * rstd + beta over (3,7,5,24) with (24) parameters, also
     // from a mid-line task-like start: the whole line runs as one.

@@ -765,13 +765,10 @@ void rows2d(std::size_t rows, std::size_t n, const void* x, std::ptrdiff_t x_row
             end_streaming<E>(stores);
             return;
         }
-    }
-    if constexpr (Kind != kRowsVv) {
         // Short cached rows as one blended run where vectors are wide
         // (tuning.hpp). Long rows stay per row, and streamed rows go to
         // rows2d_streaming, which streams short calls too.
         constexpr bool wide_vectors = E::kVectorBytes >= tuning::kBlendRowsMinVectorBytes;
-        const std::ptrdiff_t full_row = Kind == kRowsVs ? x_row : y_row;
         if constexpr (wide_vectors) {  // not even instantiated elsewhere
             if (!nt && one_output_run && full_row == row_n &&
                 n < tuning::kBlendRowsMaxSteps * E::kStep) {
