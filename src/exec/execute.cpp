@@ -106,10 +106,6 @@ struct OpRunner {
 
     void operator()(char* const* ptr, uint64_t off, uint64_t len) const noexcept {
         if (p.rows > 0) {
-            if (off == 0 && len == p.call_elems) {
-                call_rows(p, ptr, static_cast<std::size_t>(p.rows), stream);
-                return;
-            }
             split_rows(
                 p, ptr, off, len, static_cast<uint64_t>(p.inner_count), p.outer_loops,
                 [&](char* const* q, uint64_t m) { call_run(p, q, m, stream); },

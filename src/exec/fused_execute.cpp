@@ -315,24 +315,14 @@ public:
         const std::size_t inner = p_.nest.num_loops - 1;
         if (p_.block_rows > 0) {
             const auto n = static_cast<std::size_t>(p_.nest.loops[inner].extent);
-            const auto rows = [&](char* const* q, uint64_t count) { run_rows(q, static_cast<std::size_t>(count), n); };
-            if (off == 0 && len == p_.call_elems) {
-                rows(ptr, static_cast<uint64_t>(p_.nest.loops[inner - 1].extent));
-                return;
-            }
             split_rows(
                 p_, ptr, off, len, n, inner - 1,
                 [&](char* const* q, uint64_t m) { run_line(p_, block_, q, 0, static_cast<std::size_t>(m), stream_); },
-                rows);
+                [&](char* const* q, uint64_t rows) { run_blocks(q, static_cast<std::size_t>(rows), n); });
             return;
         }
         if (p_.chain_whole_lines && p_.outer_loops + 2 == p_.nest.num_loops) {
             const auto n = static_cast<std::size_t>(p_.nest.loops[inner].extent);
-            if (off == 0 && len == p_.call_elems) {  // every row of the call: no division
-                run_chain_lines(p_, ptr, n, static_cast<std::size_t>(p_.nest.loops[inner - 1].extent),
-                                stream_, carry_);
-                return;
-            }
             split_rows(
                 p_, ptr, off, len, n, inner - 1,
                 [&](char* const* q, uint64_t m) { run_chain_lines(p_, q, m, 1, stream_, carry_); },
@@ -358,8 +348,8 @@ public:
     }
 
 private:
-    // Rows of a block_rows plan, block by block.
-    void run_rows(char* const* ptr, std::size_t rows, std::size_t n) const {
+    // Rows of a block_rows plan, block by block (Block::run_rows).
+    void run_blocks(char* const* ptr, std::size_t rows, std::size_t n) const {
         const std::size_t row_loop = p_.nest.num_loops - 2;
         char* at[kMaxOperands];
         for (std::size_t done = 0; done < rows;) {

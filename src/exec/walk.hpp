@@ -76,10 +76,15 @@ void walk(const plan::Layout& l, const void* const* inputs, void* output, uint64
 // Elements [off, off + len) of a call over two loops (rows of n elements,
 // the row loop `row_loop`, the line `row_loop + 1`): a partial first row
 // and a partial last one through line(q, m), the whole rows between through
-// rows(q, count).
+// rows(q, count). The whole call (every row: the untasked case) is one
+// rows() call, without a division.
 template <class Line, class Rows>
 void split_rows(const plan::Layout& l, char* const* ptr, uint64_t off, uint64_t len, uint64_t n,
                 std::size_t row_loop, Line&& line, Rows&& rows) {
+    if (off == 0 && len == l.call_elems) {
+        rows(ptr, static_cast<uint64_t>(l.nest.loops[row_loop].extent));
+        return;
+    }
     const std::size_t out = l.num_reads;
     char* q[kMaxOperands];
     uint64_t r = off / n, left = len;

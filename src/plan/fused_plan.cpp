@@ -433,8 +433,9 @@ void choose_rows(FusedPlan& p) {
         p.block_rows = SIZE_MAX;
     } else {
         const std::size_t share = kScratchBytes / p.num_slots / 64 * 64;
-        if (share / widest_element(p) / n < 2) return;
-        p.block_rows = share / widest_element(p) / n;
+        const std::size_t lines = share / widest_element(p) / n;
+        if (lines < 2) return;
+        p.block_rows = lines;
         p.slot_bytes = share;
     }
     p.chain = nullptr;
