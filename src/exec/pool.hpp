@@ -79,6 +79,7 @@ private:
     bool active_ = false;
     Job job_;
     std::atomic<std::size_t> busy_{0};  // workers inside the current run
+    std::atomic<bool> caller_sleeps_{false};  // the caller waits on idle_ (pool.cpp)
     std::vector<std::thread> workers_;
     unsigned long fork_generation_;  // forks seen in this process's line at creation
 };
