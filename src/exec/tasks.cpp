@@ -37,21 +37,25 @@ bool flat_output_contiguous(const plan::Layout& l) {
     return true;
 }
 
-// Where range ends start counting grains: the elements before the output's
-// first line boundary, for a contiguous output (0 otherwise). With a task
-// period, ranges must also start at phase 0: the head is the first multiple
-// of the period on a line boundary, where there is one.
-uint64_t head_elems(const plan::Layout& l, const void* output, uint64_t grain_elems) {
+// Where range ends start counting grains, and the grain: the elements
+// before the output's first line boundary, for a contiguous output (0
+// otherwise). With a task period, ranges also start at phase 0: the head is
+// the first multiple of the period on a line boundary; where there is none
+// (an output address no multiple of the period reaches), the grain is a
+// line, as without a period: a line is never shared.
+uint64_t head_elems(const plan::Layout& l, const void* output, uint64_t& grain_elems) {
     if (!flat_output_contiguous(l)) return 0;
     const uint64_t es = l.elem_size[l.num_reads];
     const uint64_t line = line_elems(l);
     const uint64_t misalign = reinterpret_cast<std::uintptr_t>(output) % kLineBytes;
     const uint64_t to_line = (kLineBytes - misalign) % kLineBytes / es;
-    if (l.task_period == 0) return to_line % grain_elems;
-    for (uint64_t h = 0; h < grain_elems; h += l.task_period) {
-        if (h % line == to_line % line) return h;
+    if (l.task_period != 0) {
+        for (uint64_t h = 0; h < grain_elems; h += l.task_period) {
+            if (h % line == to_line % line) return h;
+        }
+        grain_elems = line;
     }
-    return 0;
+    return to_line % grain_elems;
 }
 
 // Where task k of count starts over [0, total) (k == count: the end): the
@@ -86,7 +90,7 @@ bool task_range(const plan::Layout& l, const void* output, std::size_t task, std
                 uint64_t& begin, uint64_t& end) noexcept {
     const uint64_t total = l.total_elems;
     if (total == 0 || task >= count) return false;
-    const uint64_t g = grain(l);
+    uint64_t g = grain(l);
     const uint64_t head = head_elems(l, output, g);
     begin = task_boundary(total, task, count, head, g);
     end = task_boundary(total, task + 1, count, head, g);
