@@ -6,11 +6,12 @@
 // Range ends fall on multiples of a grain: a cache line of output elements
 // (no two tasks write one line of a contiguous output, so no false sharing
 // and no streaming store into a line another task writes), times the
-// plan's task period (a periodic single op: each task starts at phase 0).
+// plan's task period where the output's address allows (short lines in
+// blocks: each task starts at a line's start).
 // Where a range starts or ends inside a call, the line runner runs the part.
 #pragma once
 
-#include "exec/execute.hpp"
+#include "exec/check_buffers.hpp"
 #include "exec/fused_execute.hpp"
 #include "plan/layout.hpp"
 
@@ -28,8 +29,8 @@ std::size_t task_count(const plan::Layout& plan, std::size_t max_tasks) noexcept
 bool task_range(const plan::Layout& plan, const void* output, std::size_t task, std::size_t count,
                 uint64_t& begin, uint64_t& end) noexcept;
 
-// Runs task `task` of `count` of a plan with a run_range (a single op's,
-// execute.hpp; a fused plan's, fused_execute.hpp). Several tasks run side by side, as a rule: their
+// Runs task `task` of `count` of a plan with its run_range
+// (fused_execute.hpp). Several tasks run side by side, as a rule: their
 // stores decide streaming on the split threshold (stream_threshold.hpp).
 // Buffers must have passed check_buffers.
 template <class Plan>

@@ -1,8 +1,8 @@
 // The one walk over a plan's loop nest, whatever runs its lines: an
 // odometer over the outer loops (plan::Layout::outer_loops) that hands each
 // call's pointers to a line runner, over the whole flat order or any range
-// of it (a task). A single op's runner calls its kernels (execute.cpp), a
-// fused plan's evaluates its chain (fused_execute.cpp). No allocation.
+// of it (a task). The line runner evaluates the plan's steps or chain
+// (fused_execute.cpp). No allocation.
 #pragma once
 
 #include "plan/layout.hpp"

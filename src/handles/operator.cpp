@@ -105,56 +105,43 @@ bool Operator::quantized() const {
     return false;
 }
 
-std::unique_ptr<plan::Plan> Operator::make_quantized_plan(std::size_t num_inputs,
-                                                          const Shape* inputs,
-                                                          const int64_t* const* strides,
-                                                          const int64_t* out_strides) const {
-    plan::Expression e(BCAST_DTYPE_F32, num_inputs);
+std::unique_ptr<plan::FusedPlan> Operator::make_plan(std::size_t num_inputs, const Shape* inputs,
+                                                     const int64_t* const* strides,
+                                                     const int64_t* out_strides,
+                                                     const rules::Resolution* resolved) const {
+    const bool quantized_op = quantized();
+    // A quantized op is the QDQ graph: its node computes in f32.
+    plan::Expression e(quantized_op ? BCAST_DTYPE_F32 : dtype_, num_inputs);
     std::array<std::size_t, kMaxInputs> operands{};
     for (std::size_t i = 0; i < num_inputs; ++i) {
+        operands[i] = i;
+        if (!quantized_op) continue;
         if (!quantization_[i]) {
             fail(BCAST_ERROR_INVALID_STATE,
                  operand_label(i) + " has no quantization: a quantized op needs the scale and "
                                     "zero point of every input and of the output");
         }
         e.set_input_quantization(i, *quantization_[i]);
-        operands[i] = i;
     }
     const std::optional<Quantization>& output = quantization_[kMaxInputs];
-    if (!output) {
+    if (quantized_op && !output) {
         fail(BCAST_ERROR_INVALID_STATE, "the output has no quantization: a quantized op needs "
                                         "the scale and zero point of every input and of the output");
     }
+    if (opcode_ == BCAST_OP_SELECT) e.set_input_dtype(0, BCAST_DTYPE_BOOL);
     e.add_node(opcode_, rule_, axis_, num_inputs, operands.data());
-    e.set_output_quantization(*output);
+    if (quantized_op) e.set_output_quantization(*output);
     e.mark_single_op();
-    auto fused = std::make_unique<plan::FusedPlan>();
-    plan::plan_expression(e, inputs, strides, out_strides, *fused);
-    auto p = std::make_unique<plan::Plan>();
-    static_cast<plan::Layout&>(*p) = *fused;
-    p->opcode = opcode_;
-    p->kernel_op = op_info(opcode_)->base;
-    p->dtype = dtype_;
-    p->quantized = std::move(fused);
+    auto p = std::make_unique<plan::FusedPlan>();
+    plan::plan_expression(e, inputs, strides, out_strides, *p, resolved);
     return p;
-}
-
-std::unique_ptr<plan::Plan> Operator::make_plan(std::size_t num_inputs, const Shape* inputs,
-                                                const int64_t* const* strides,
-                                                const int64_t* out_strides,
-                                                const rules::Resolution& resolution) const {
-    if (quantized()) return make_quantized_plan(num_inputs, inputs, strides, out_strides);
-    const plan::PlanRequest request{opcode_, dtype_, num_inputs, inputs, strides, out_strides};
-    return std::make_unique<plan::Plan>(plan::build_plan(request, resolution));
 }
 
 void Operator::plan(std::size_t num_inputs, const std::size_t* ranks, const int64_t* const* dims,
                     const int64_t* const* strides, const int64_t* out_strides) {
     replan([&] {
         const std::vector<Shape> shapes = read_inputs(num_inputs, ranks, dims);
-        const rules::Resolution res =
-            rules::resolve(rule_, axis_, shapes.data(), num_inputs, primary_operand(opcode_));
-        return make_plan(num_inputs, shapes.data(), strides, out_strides, res);
+        return make_plan(num_inputs, shapes.data(), strides, out_strides, nullptr);
     });
 }
 
@@ -173,7 +160,7 @@ void Operator::plan_to(std::size_t num_inputs, const std::size_t* ranks,
     });
 }
 
-std::unique_ptr<plan::Plan> Operator::plan_to_shapes(
+std::unique_ptr<plan::FusedPlan> Operator::plan_to_shapes(
     std::size_t num_inputs, const std::size_t* ranks, const int64_t* const* dims,
     const int64_t* const* strides, std::size_t target_rank, const int64_t* target_dims,
     const int64_t* axes_mapping, std::size_t axes_count, const int64_t* out_strides) const {
@@ -193,11 +180,11 @@ std::unique_ptr<plan::Plan> Operator::plan_to_shapes(
         res.out = one.out;
         res.inputs[i] = one.inputs[0];
     }
-    return make_plan(num_inputs, shapes.data(), strides, out_strides, res);
+    return make_plan(num_inputs, shapes.data(), strides, out_strides, &res);
 }
 
 std::string Operator::describe() const {
-    std::string s = plan::describe_json(opcode_, dtype_, rule_, axis_, current());
+    std::string s = plan::describe_op_json(opcode_, dtype_, rule_, axis_, current());
     if (!quantized()) return s;
     std::array<const Quantization*, kMaxInputs + 1> q{};
     std::size_t n = 0;

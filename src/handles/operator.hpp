@@ -5,7 +5,8 @@
 
 #include "core/quantization.hpp"
 #include "handles/planned.hpp"
-#include "plan/plan.hpp"
+#include "plan/fused_plan.hpp"
+#include "rules/rules.hpp"
 
 #include <array>
 #include <memory>
@@ -15,7 +16,7 @@
 
 namespace bcast {
 
-class Operator : public Planned<plan::Plan> {
+class Operator : public Planned<plan::FusedPlan> {
 public:
     // Throws INVALID_ARGUMENT / UNSUPPORTED for unknown or unsupported pairs.
     Operator(bcast_opcode opcode, bcast_dtype dtype);
@@ -45,18 +46,16 @@ private:
     // output last. INVALID_ARGUMENT beyond the op's arity.
     std::size_t quantization_index(std::size_t operand) const;
     bool quantized() const;
-    // The one-node expression's plan (plan.hpp, Plan::quantized).
-    std::unique_ptr<plan::Plan> make_quantized_plan(std::size_t num_inputs, const Shape* inputs,
-                                                    const int64_t* const* strides,
-                                                    const int64_t* out_strides) const;
     // Validated input shapes for a plan call.
     std::vector<Shape> read_inputs(std::size_t num_inputs, const std::size_t* ranks,
                                    const int64_t* const* dims) const;
-    std::unique_ptr<plan::Plan> make_plan(std::size_t num_inputs, const Shape* inputs,
-                                          const int64_t* const* strides,
-                                          const int64_t* out_strides,
-                                          const rules::Resolution& resolution) const;
-    std::unique_ptr<plan::Plan> plan_to_shapes(std::size_t num_inputs, const std::size_t* ranks,
+    // The op's plan: its one-node expression's (a quantized op's, the QDQ
+    // graph's), placed by the op's rule, or as `resolved` says (plan_to).
+    std::unique_ptr<plan::FusedPlan> make_plan(std::size_t num_inputs, const Shape* inputs,
+                                               const int64_t* const* strides,
+                                               const int64_t* out_strides,
+                                               const rules::Resolution* resolved) const;
+    std::unique_ptr<plan::FusedPlan> plan_to_shapes(std::size_t num_inputs, const std::size_t* ranks,
                                                const int64_t* const* dims,
                                                const int64_t* const* strides,
                                                std::size_t target_rank,

@@ -1,11 +1,11 @@
-// What every handle that plans and executes shares, whatever its plan (a
-// single op's plan::Plan, an expression's plan::FusedPlan): the current plan
+// What every handle that plans and executes shares: the current plan (an
+// expression's plan::FusedPlan; a single op's is its one-node expression's)
 // and its replacement, the buffer check, the task split and the pool. The
 // handles (operator.hpp, fused_operator.hpp) add what they plan from.
 #pragma once
 
 #include "core/error.hpp"
-#include "exec/execute.hpp"
+#include "exec/check_buffers.hpp"
 #include "exec/fused_execute.hpp"
 #include "exec/pool.hpp"
 #include "exec/tasks.hpp"

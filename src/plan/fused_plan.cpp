@@ -54,7 +54,8 @@ void check_span(const Shape& shape, const int64_t* user_strides, std::size_t ele
     checked_add(checked_mul(hi, esz, "byte offset"), esz, "byte offset");
 }
 
-Shapes resolve_nodes(const Expression& e, const Shape* inputs, const int64_t* const* strides) {
+Shapes resolve_nodes(const Expression& e, const Shape* inputs, const int64_t* const* strides,
+                     const rules::Resolution* resolved) {
     Shapes s;
     s.value.assign(inputs, inputs + e.num_inputs());
     s.node.resize(e.num_nodes());
@@ -63,8 +64,9 @@ Shapes resolve_nodes(const Expression& e, const Shape* inputs, const int64_t* co
         const Node& n = e.node(k);
         for (std::size_t j = 0; j < n.num_operands; ++j) operands[j] = s.value[n.operands[j]];
         try {
-            s.node[k] = rules::resolve(n.rule, n.axis, operands.data(), n.num_operands,
-                                       primary_operand(n.opcode));
+            s.node[k] = resolved ? *resolved
+                                 : rules::resolve(n.rule, n.axis, operands.data(), n.num_operands,
+                                                  primary_operand(n.opcode));
             const int64_t count = element_count(s.node[k].out);
             checked_mul(count, static_cast<int64_t>(dtype_size(n.out_dtype)), "output byte size");
             // Run alone, the node reads its operands where it writes anything:
@@ -227,14 +229,12 @@ void merge_patterns(FusedPlan& p) {
     if (!any) return;
     // One binary step over two leaves runs its rows through its 2-D kernel
     // (choose_rows), whose vv rows over a row that one operand repeats are
-    // one periodic run, as a single op's. Its x repeating takes the left
-    // forms, which ops with an exchanged op have not (simd_table.hpp: those
-    // rows would run one by one, 50-200x slower): they keep the pattern.
+    // one periodic run, as a single op's (a repeated x of a pair with an
+    // exchanged op as y op' x: choose_rows).
     const Step& step = p.steps[0];
     if (p.num_steps == 1 && !p.quantize_out && step.num_operands == 2 && step.operands[0].leaf &&
         step.operands[1].leaf && !p.leaf_dequantize[step.operands[0].index] &&
-        !p.leaf_dequantize[step.operands[1].index] && step.kernels.vv2d &&
-        (!repeats(step.operands[0].index) || exchanged_op(step.kernel_op, step.dtype) < 0)) {
+        !p.leaf_dequantize[step.operands[1].index] && step.kernels.vv2d) {
         return;
     }
     // Every slot must still hold a 64-element block and a period more.
@@ -322,7 +322,8 @@ void assign_slots(FusedPlan& p) {
 // strided one.
 void resolve_calls(FusedPlan& p) {
     const std::size_t out = p.num_reads;
-    const int64_t out_stride = p.nest.loops[p.nest.num_loops - 1].stride[out];
+    const Loop& inner = p.nest.loops[p.nest.num_loops - 1];
+    const bool out_runs = inner.extent == 1 || inner.stride[out] == 1;
     for (std::size_t s = 0; s < p.num_steps; ++s) {
         Step& step = p.steps[s];
         for (std::size_t j = 0; j < step.num_operands; ++j) {
@@ -335,15 +336,14 @@ void resolve_calls(FusedPlan& p) {
         }
         step.call = Call::kStrided;
         const bool last = s + 1 == p.num_steps;
-        if (last && !p.quantize_out && out_stride != 1) continue;
+        if (last && !p.quantize_out && !out_runs) continue;
         const kernels::OpKernels& k = step.kernels;
         if (step.num_operands == 2) {
             const bool xs = step.operand_scalar[0], ys = step.operand_scalar[1];
-            kernels::BinaryFn fn = !xs && !ys ? k.vv : !xs ? k.vs : k.sv;
-            if (fn == nullptr && xs && step.has_exchanged && step.exchanged.vs != nullptr) {
-                fn = step.exchanged.vs;
-                step.swap = true;
-            }
+            // A constant x of a pair with an exchanged op runs as y op' x:
+            // only the right-broadcast forms are vectorised (simd_table.hpp).
+            step.swap = xs && step.has_exchanged && step.exchanged.vs != nullptr;
+            const kernels::BinaryFn fn = step.swap ? step.exchanged.vs : !xs && !ys ? k.vv : !xs ? k.vs : k.sv;
             if (fn != nullptr) {
                 step.call = Call::kBinary;
                 step.binary = fn;
@@ -439,12 +439,23 @@ void choose_rows(FusedPlan& p) {
         p.slot_bytes = share;
     }
     p.chain = nullptr;
+    const Loop& row = p.nest.loops[p.nest.num_loops - 2];
     for (std::size_t s = 0; s < p.num_steps; ++s) {
         Step& step = p.steps[s];
         if (step.call != Call::kBinary) continue;
+        const Source& x = step.operands[0];
+        const Source& y = step.operands[1];
+        bool xs = step.operand_scalar[0], ys = step.operand_scalar[1];
+        // Rows over a row that x repeats, of a pair with an exchanged op, run
+        // as y op' x: the 2-D kernel's periodic run is for a repeated y.
+        if (!xs && !ys && step.has_exchanged && x.leaf && y.leaf && row.stride[x.index] == 0 &&
+            row.stride[y.index] != 0 && step.exchanged.vv2d) {
+            step.swap = true;
+            step.binary = step.exchanged.vv;
+        }
+        if (step.swap) std::swap(xs, ys);  // in the kernel's order
         const kernels::OpKernels& k = step.swap ? step.exchanged : step.kernels;
-        const bool xs = step.operand_scalar[0], ys = step.operand_scalar[1];
-        step.binary2d = step.swap || (!xs && ys) ? k.vs2d : !xs ? k.vv2d : k.sv2d;
+        step.binary2d = !xs && !ys ? k.vv2d : !xs ? k.vs2d : k.sv2d;
     }
 }
 
@@ -583,9 +594,12 @@ FusedPlan plan_expression(const Expression& e, const Shape* inputs, const int64_
 }
 
 void plan_expression(const Expression& e, const Shape* inputs, const int64_t* const* strides,
-                     const int64_t* out_strides, FusedPlan& p) {
+                     const int64_t* out_strides, FusedPlan& p, const rules::Resolution* resolved) {
+    if (resolved && e.num_nodes() != 1) {
+        fail(BCAST_ERROR_INTERNAL, "resolved placements are for a one-node expression");
+    }
     const std::size_t root = e.output();
-    const Shapes shapes = resolve_nodes(e, inputs, strides);
+    const Shapes shapes = resolve_nodes(e, inputs, strides, resolved);
     p.out = shapes.value[root];
     p.out_dtype = e.value_dtype(root);
     if (const Quantization* q = e.output_quantization()) {
@@ -614,17 +628,24 @@ void plan_expression(const Expression& e, const Shape* inputs, const int64_t* co
         set_chain_leaves(p);
         choose_quant_binary(p);
     }
-    // Each input and the output moved once, plus each step's work weighed
-    // as the bytes a plain op of its result moves.
+    // Each input and the output moved once at the cost per element of the
+    // op that writes the output (a single op's work), plus each earlier
+    // step's weighed as the bytes a plain op of its result moves.
     uint64_t per_elem = 0;
     for (std::size_t o = 0; o <= p.num_reads; ++o) per_elem += p.elem_size[o];
-    for (std::size_t s = 0; s < p.num_steps; ++s) per_elem += op_weight(p.steps[s].kernel_op) * p.steps[s].out_size;
+    per_elem *= op_weight(p.steps[p.num_steps - 1].kernel_op);
+    for (std::size_t s = 0; s + 1 < p.num_steps; ++s) per_elem += op_weight(p.steps[s].kernel_op) * p.steps[s].out_size;
     // A chain over whole lines, and blocks of lines, take whole rows of
     // lines per call.
     const std::size_t loops = p.nest.num_loops;
     const bool rows = p.chain_whole_lines || p.block_rows > 0;
     const std::size_t outer = rows && loops >= 2 ? loops - 2 : loops - (loops > 0 ? 1 : 0);
-    set_walk(p, outer, 0, per_elem);
+    // Tasks over short lines in blocks take whole lines: a task that began
+    // or ended inside one would run its parts as calls of their own, and a
+    // row one operand repeats would start out of phase (2 threads on
+    // (1,112,112,3)+(3): 3-20% slower).
+    const uint64_t line = loops > 0 ? static_cast<uint64_t>(p.nest.loops[loops - 1].extent) : 0;
+    set_walk(p, outer, p.block_rows > 0 && line <= kMaxRowsLine ? line : 0, per_elem);
 }
 
 }  // namespace bcast::plan

@@ -18,6 +18,7 @@
 #include "kernels/kernel_table.hpp"
 #include "kernels/quantize.hpp"
 #include "plan/layout.hpp"
+#include "rules/rules.hpp"
 
 #include <array>
 #include <cstddef>
@@ -158,15 +159,23 @@ inline std::size_t slot_elem_size(const FusedPlan& p, std::size_t l) {
 // Plans e for these input shapes (user order), strides (NULL, or per input
 // NULL = contiguous) and output strides (NULL = contiguous). Throws Error
 // with the status a node run alone would give, its message naming the node.
+// resolved: a one-node expression's placements, resolved by its caller
+// (a single op planned to a target shape), instead of the node's rule.
 FusedPlan plan_expression(const Expression& e, const Shape* inputs, const int64_t* const* strides,
                           const int64_t* out_strides);
 
 // The same into p, a default-constructed plan where the caller keeps it
 // (the plan is 28 KB: returning it adds a copy to every planning).
 void plan_expression(const Expression& e, const Shape* inputs, const int64_t* const* strides,
-                     const int64_t* out_strides, FusedPlan& p);
+                     const int64_t* out_strides, FusedPlan& p,
+                     const rules::Resolution* resolved = nullptr);
 
 // The expression and its plan (NULL: not planned) as JSON.
 std::string describe_json(const Expression& e, const FusedPlan* plan);
+
+// A single op (its parameters) and its plan, its one-node expression's
+// (NULL: not planned), as JSON: the kernel as the op names it.
+std::string describe_op_json(bcast_opcode opcode, bcast_dtype dtype, bcast_rule rule, int64_t axis,
+                             const FusedPlan* plan);
 
 }  // namespace bcast::plan

@@ -1,4 +1,4 @@
-// The JSON pieces that every plan's description shares (describe.cpp,
+// The JSON pieces that every plan's description shares (describe_op.cpp,
 // describe_expression.cpp). Names and numbers only, but for the tuning's
 // source (a path: quoted by json_quote).
 #pragma once
@@ -26,31 +26,38 @@ inline std::string json_list(const int64_t* values, std::size_t count) {
 
 inline std::string quoted(const char* text) { return std::string("\"") + text + "\""; }
 
-// [{"extent":..,"strides":[.. per operand]}, ..], innermost last.
-inline std::string loops_json(const LoopNest& nest, std::size_t num_operands) {
+// [{"extent":..,"strides":[.. per operand]}, ..], innermost last; operand
+// k's column is the layout's operand column[k].
+inline std::string loops_json(const LoopNest& nest, const std::size_t* column, std::size_t num_operands) {
     std::string s = "[";
     for (std::size_t l = 0; l < nest.num_loops && !nest.empty; ++l) {
         const Loop& loop = nest.loops[l];
+        int64_t strides[kMaxOperands];
+        for (std::size_t k = 0; k < num_operands; ++k) strides[k] = loop.stride[column[k]];
         if (l) s += ",";
         s += "{\"extent\":" + std::to_string(loop.extent) +
-             ",\"strides\":" + json_list(loop.stride.data(), num_operands) + "}";
+             ",\"strides\":" + json_list(strides, num_operands) + "}";
     }
     return s + "]";
 }
 
 // What every planned description starts with: ,"planned":true and the
 // layout (isa, the tuning in force and where it came from, output shape,
-// the kernel operands as users name them, the loops).
-inline std::string layout_json(const Layout& l) {
+// the operands as users name them, the loops), the reads in the order
+// `reads` gives (NULL: the layout's).
+inline std::string layout_json(const Layout& l, const std::size_t* reads = nullptr) {
+    std::size_t column[kMaxOperands];
     std::string operands = "[";
     for (std::size_t k = 0; k < l.num_reads; ++k) {
-        operands += "\"input" + std::to_string(l.input_order[k]) + "\",";
+        column[k] = reads ? reads[k] : k;
+        operands += "\"input" + std::to_string(l.input_order[column[k]]) + "\",";
     }
+    column[l.num_reads] = l.num_reads;
     operands += "\"output\"]";
     return ",\"planned\":true,\"isa\":" + quoted(l.isa) +
            ",\"tuning\":" + tuning::json_quote(tuning::active_source()) +
            ",\"output_shape\":" + json_list(l.out.dims.data(), l.out.rank) +
-           ",\"operands\":" + operands + ",\"loops\":" + loops_json(l.nest, l.num_reads + 1);
+           ",\"operands\":" + operands + ",\"loops\":" + loops_json(l.nest, column, l.num_reads + 1);
 }
 
 }  // namespace bcast::plan

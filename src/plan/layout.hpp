@@ -1,6 +1,6 @@
-// Operand layouts on the output's axes, shared by single-op plans (plan.cpp)
-// and fused expressions (fused_plan.cpp): what every plan holds (Layout),
-// the one function that lays its operands out, and the pieces it uses.
+// Operand layouts on the output's axes: what a plan holds for the walk, the
+// task split and the buffer check (Layout), the one function that lays the
+// operands out (fused_plan.cpp calls it), and the pieces it uses.
 #pragma once
 
 #include "core/shape.hpp"

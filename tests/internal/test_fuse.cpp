@@ -8,7 +8,7 @@
 // be refused by the fused planner with the same status, naming the node.
 #include "core/error.hpp"
 #include "core/op_info.hpp"
-#include "exec/execute.hpp"
+#include "exec/check_buffers.hpp"
 #include "exec/fused_execute.hpp"
 #include "exec/tasks.hpp"
 #include "plan/fused_plan.hpp"
@@ -808,9 +808,10 @@ TEST_CASE("short lines run in blocks of lines and write what their ops write", "
 TEST_CASE("a single node over a repeated row reads it as the single op does", "[fuse]") {
     // row (n) op full (m, n), and full op row: the 2-D kernel's vv rows
     // take a row that y repeats as one periodic run, and a row that x
-    // repeats only where the op has no exchanged op (its left forms,
-    // simd_table.hpp); elsewhere the row stays a pattern over one line.
-    // (Row by row instead: 50-200x slower for int32 ADD at n = 4.)
+    // repeats with its left forms, or where the op has an exchanged op (no
+    // left forms, simd_table.hpp) as full op' row. Without 2-D kernels the
+    // row is a pattern over one line. (Row by row instead: 50-200x slower
+    // for int32 ADD at n = 4.)
     const bool two_d = kernels::select_kernels(BCAST_OP_SUB, BCAST_DTYPE_F32).kernels.vv2d != nullptr;
     std::mt19937_64 rng(20261205);
     for (const bcast_opcode op : {BCAST_OP_ADD, BCAST_OP_SUB, BCAST_OP_LESS, BCAST_OP_MAX}) {
@@ -826,13 +827,15 @@ TEST_CASE("a single node over a repeated row reads it as the single op does", "[
                 std::vector<Shape> shapes{in[0].shape, in[1].shape};
                 const plan::FusedPlan p = plan::plan_expression(e, shapes.data(), nullptr, nullptr);
                 const bcast_opcode kernel_op = op_info(op)->base;
-                const bool in_place = two_d && (!row_first || exchanged_op(kernel_op, dt) < 0);
+                const bool in_place = two_d;
+                const bool exchanged = row_first && exchanged_op(kernel_op, dt) >= 0;
                 INFO(op_info(op)->name << " " << dtype_name(dt) << (row_first ? " row first: " : " full first: ")
                                        << plan::describe_json(e, &p));
                 bool pattern = false;
                 for (std::size_t l = 0; l < p.num_reads; ++l) pattern = pattern || p.leaf_period[l] > 0;
                 CHECK(pattern == !in_place);
                 CHECK((p.block_rows > 0) == in_place);
+                CHECK(p.steps[0].swap == (in_place && exchanged));
                 std::vector<Bytes> data;
                 for (std::size_t i = 0; i < in.size(); ++i) data.push_back(bcast_test::random_elems(dt, in[i].elements, rng));
                 const Layout out = contiguous(full);

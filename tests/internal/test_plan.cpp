@@ -1,11 +1,12 @@
-// Pins the plan: alignment, coalescing, loop descriptors and the inner kernel
-// kind for the patterns the SIMD kernels are built around.
+// Pins a single op's plan (its one-node expression's): alignment,
+// coalescing, loop descriptors and the kernel its one step runs, for the
+// patterns the SIMD kernels are built around.
 #include "core/error.hpp"
+#include "handles/operator.hpp"
 #include "kernels/dispatch.hpp"
 #include "plan/loop_nest.hpp"
 #include "kernels/simd/stream_threshold.hpp"
-#include "plan/plan.hpp"
-#include "rules/rules.hpp"
+#include "plan/fused_plan.hpp"
 #include "tuning/active_tuning.hpp"
 
 #include <catch2/catch.hpp>
@@ -15,7 +16,6 @@
 #include <vector>
 
 using namespace bcast;
-using plan::InnerKind;
 
 namespace {
 
@@ -25,27 +25,63 @@ Shape shape(std::initializer_list<int64_t> dims) {
     return s;
 }
 
-plan::Plan make_plan(bcast_opcode op, std::vector<Shape> inputs,
-                     const std::vector<const int64_t*>& strides = {},
-                     const int64_t* out_strides = nullptr, bcast_rule rule = BCAST_RULE_NUMPY,
-                     int64_t axis = -1, bcast_dtype dtype = BCAST_DTYPE_F32) {
-    const rules::Resolution res = rules::resolve(rule, axis, inputs.data(), inputs.size());
-    const plan::PlanRequest rq{op, dtype, inputs.size(), inputs.data(),
-                               strides.empty() ? nullptr : strides.data(), out_strides};
-    return plan::build_plan(rq, res);
+// The plan bcast_op_plan makes.
+plan::FusedPlan make_plan(bcast_opcode op, std::vector<Shape> inputs,
+                          const std::vector<const int64_t*>& strides = {},
+                          const int64_t* out_strides = nullptr, bcast_rule rule = BCAST_RULE_NUMPY,
+                          int64_t axis = -1, bcast_dtype dtype = BCAST_DTYPE_F32) {
+    Operator o(op, dtype);
+    o.set_param(BCAST_PARAM_RULE, rule);
+    o.set_param(BCAST_PARAM_AXIS, axis);
+    std::vector<std::size_t> ranks;
+    std::vector<const int64_t*> dims;
+    for (const Shape& s : inputs) {
+        ranks.push_back(s.rank);
+        dims.push_back(s.dims.data());
+    }
+    o.plan(inputs.size(), ranks.data(), dims.data(), strides.empty() ? nullptr : strides.data(),
+           out_strides);
+    return o.planned();
 }
 
-std::vector<int64_t> extents(const plan::Plan& p) {
+// Operand k of the step's kernel (x, y; num_reads: the output) as the
+// layout's operand: what bcast_op_describe lists.
+std::size_t column(const plan::FusedPlan& p, std::size_t k) {
+    const plan::Step& step = p.steps[0];
+    if (k >= p.num_reads) return p.num_reads;
+    const std::size_t j = step.swap && k < 2 ? 1 - k : k;
+    return step.operands[j].index;
+}
+
+std::vector<int64_t> extents(const plan::FusedPlan& p) {
     std::vector<int64_t> e;
     for (std::size_t l = 0; l < p.nest.num_loops; ++l) e.push_back(p.nest.loops[l].extent);
     return e;
 }
 
-std::vector<int64_t> strides_of(const plan::Plan& p, std::size_t operand) {
+// Strides of kernel operand k (the output: num_reads).
+std::vector<int64_t> strides_of(const plan::FusedPlan& p, std::size_t k) {
     std::vector<int64_t> s;
-    for (std::size_t l = 0; l < p.nest.num_loops; ++l) s.push_back(p.nest.loops[l].stride[operand]);
+    for (std::size_t l = 0; l < p.nest.num_loops; ++l) s.push_back(p.nest.loops[l].stride[column(p, k)]);
     return s;
 }
+
+// A field of bcast_op_describe's JSON, as text ("vs", 49, ...); "" if absent.
+std::string field(const plan::FusedPlan& p, const char* name, bcast_opcode op = BCAST_OP_ADD) {
+    const std::string d = plan::describe_op_json(op, BCAST_DTYPE_F32, BCAST_RULE_NUMPY, -1, &p);
+    const std::string key = std::string("\"") + name + "\":";
+    const std::size_t at = d.find(key);
+    if (at == std::string::npos) return "";
+    std::size_t from = at + key.size(), to = d.find_first_of(",}", from);
+    if (d[from] == '"') to = d.find('"', ++from);
+    return d.substr(from, to - from);
+}
+
+std::string kernel(const plan::FusedPlan& p, bcast_opcode op = BCAST_OP_ADD) { return field(p, "kernel", op); }
+
+// Rows of a 2-D kernel per call where the ISA has one (otherwise the rows
+// run one kernel call each).
+bool runs_rows(const plan::FusedPlan& p) { return p.block_rows > 0 && p.steps[0].binary2d != nullptr; }
 
 using V = std::vector<int64_t>;
 
@@ -57,46 +93,60 @@ TEST_CASE("per-channel NCHW bias is 3 loops with a vector-scalar inner loop", "[
     CHECK(strides_of(p, 0) == V{64 * 112 * 112, 112 * 112, 1});
     CHECK(strides_of(p, 1) == V{0, 1, 0});
     CHECK(strides_of(p, 2) == V{64 * 112 * 112, 112 * 112, 1});
-    CHECK(p.kind == InnerKind::VS);
-    CHECK(p.inner_count == 112 * 112);
-    // Where the ISA has a 2-D kernel, it takes the channel loop as rows.
-    CHECK(p.outer_loops + (p.rows > 0 ? 1 : 0) == 2);
+    CHECK(kernel(p) == "vs");
+    CHECK(field(p, "elements_per_call") == "12544");
+    // A walk's call is the channel loop's rows: one 2-D call where the ISA
+    // has the kernel.
+    CHECK(p.outer_loops == 1);
+    CHECK(p.block_rows > 0);
+    CHECK(field(p, "rows_per_call") == (runs_rows(p) ? "64" : ""));
 }
 
 TEST_CASE("a column operand makes rows of vector-scalar", "[plan]") {
     const auto p = make_plan(BCAST_OP_SUB, {shape({4096, 4096}), shape({4096, 1})});
     CHECK(extents(p) == V{4096, 4096});
     CHECK(strides_of(p, 1) == V{1, 0});
-    CHECK(p.kind == InnerKind::VS);
+    CHECK(kernel(p, BCAST_OP_SUB) == "vs");
 }
 
 TEST_CASE("a reversed op swaps the operands instead of copying", "[plan]") {
     const auto p = make_plan(BCAST_OP_RSUB, {shape({4096, 4096}), shape({4096, 1})});
-    CHECK(p.input_order[0] == 1);
-    CHECK(p.input_order[1] == 0);
+    CHECK(p.input_order[column(p, 0)] == 1);
+    CHECK(p.input_order[column(p, 1)] == 0);
     CHECK(strides_of(p, 0) == V{1, 0});  // kernel x is the user's column
-    CHECK(p.kind == InnerKind::SV);
+    CHECK(kernel(p, BCAST_OP_RSUB) == "sv");
+    CHECK(field(p, "kernel_op", BCAST_OP_RSUB) == "SUB");
+    CHECK(field(p, "operands", BCAST_OP_RSUB) == "[\"input1\"");
 }
 
-TEST_CASE("a short trailing operand is a periodic pattern", "[plan]") {
+// A short row that one operand repeats while the other runs on: the rows'
+// 2-D call over it (one periodic run in the kernel), or without 2-D
+// kernels a pattern merged into one line.
+TEST_CASE("a short repeated row is one periodic run", "[plan]") {
     const auto p = make_plan(BCAST_OP_ADD, {shape({1000, 3}), shape({3})});
-    CHECK(p.kind == InnerKind::PeriodicY);
-    CHECK(p.period == 3);
-    CHECK(p.inner_count == 3000);
-    CHECK(p.outer_loops == 0);
+    if (runs_rows(p)) {
+        CHECK(kernel(p) == "vv");
+        CHECK(extents(p) == V{1000, 3});
+        CHECK(strides_of(p, 1) == V{0, 1});
+        CHECK(field(p, "rows_per_call") == "1000");
+    } else {
+        CHECK(kernel(p) == "periodic");
+        CHECK(field(p, "period") == "3");
+        CHECK(field(p, "pattern") == "y");
+        CHECK(extents(p) == V{3000});
+    }
 
     const auto q = make_plan(BCAST_OP_ADD, {shape({1, 7}), shape({100, 7})});
-    CHECK(q.kind == InnerKind::PeriodicX);
-    CHECK(q.period == 7);
+    CHECK(kernel(q) == (runs_rows(q) ? "vv" : "periodic"));
+    CHECK(field(q, "pattern") == (runs_rows(q) ? "" : "x"));
 
     const auto r = make_plan(BCAST_OP_MUL, {shape({1, 112, 112, 3}), shape({3})});
-    CHECK(r.kind == InnerKind::PeriodicY);
-    CHECK(r.inner_count == 112 * 112 * 3);
+    CHECK(extents(r) == (runs_rows(r) ? V{112 * 112, 3} : V{112 * 112 * 3}));
 }
 
 TEST_CASE("a long trailing operand stays rows of vector-vector", "[plan]") {
     const auto p = make_plan(BCAST_OP_ADD, {shape({4096, 4096}), shape({4096})});
-    CHECK(p.kind == InnerKind::VV);
+    CHECK(kernel(p) == "vv");
     CHECK(extents(p) == V{4096, 4096});
     CHECK(strides_of(p, 1) == V{0, 1});
 }
@@ -104,7 +154,8 @@ TEST_CASE("a long trailing operand stays rows of vector-vector", "[plan]") {
 TEST_CASE("identical shapes coalesce into one contiguous loop", "[plan]") {
     const auto p = make_plan(BCAST_OP_ADD, {shape({2, 3, 4, 5}), shape({2, 3, 4, 5})});
     CHECK(extents(p) == V{120});
-    CHECK(p.kind == InnerKind::VV);
+    CHECK(kernel(p) == "vv");
+    CHECK(field(p, "elements_per_call") == "120");
 }
 
 TEST_CASE("outer product runs scalar-vector rows", "[plan]") {
@@ -112,7 +163,7 @@ TEST_CASE("outer product runs scalar-vector rows", "[plan]") {
     CHECK(extents(p) == V{4096, 4096});
     CHECK(strides_of(p, 0) == V{1, 0});
     CHECK(strides_of(p, 1) == V{0, 1});
-    CHECK(p.kind == InnerKind::SV);
+    CHECK(kernel(p) == "sv");
 }
 
 TEST_CASE("exchangeable ops put the broadcast operand on the right", "[plan]") {
@@ -120,36 +171,40 @@ TEST_CASE("exchangeable ops put the broadcast operand on the right", "[plan]") {
     // with the user's inputs exchanged; f32 ADD does not (NaN payloads).
     const auto p = make_plan(BCAST_OP_ADD, {shape({4096, 1}), shape({1, 4096})}, {}, nullptr,
                              BCAST_RULE_NUMPY, -1, BCAST_DTYPE_I32);
-    CHECK(p.input_order[0] == 1);
-    CHECK(p.input_order[1] == 0);
+    CHECK(p.input_order[column(p, 0)] == 1);
+    CHECK(p.input_order[column(p, 1)] == 0);
     CHECK(strides_of(p, 0) == V{0, 1});
     CHECK(strides_of(p, 1) == V{1, 0});
-    CHECK(p.kind == InnerKind::VS);
+    CHECK(kernel(p) == "vs");
     const auto f = make_plan(BCAST_OP_ADD, {shape({4096, 1}), shape({1, 4096})});
-    CHECK(f.input_order[0] == 0);
-    CHECK(f.kind == InnerKind::SV);
+    CHECK(p.input_order[column(f, 0)] == 0);
+    CHECK(kernel(f) == "sv");
 
-    // LESS on a repeated x is GREATER on a repeated y.
+    // LESS on a scalar x is GREATER on a scalar y.
+    const auto c = make_plan(BCAST_OP_LESS, {shape({4096, 1}), shape({1, 4096})});
+    CHECK(kernel(c, BCAST_OP_LESS) == "vs");
+    CHECK(field(c, "kernel_op", BCAST_OP_LESS) == "GREATER");
+    CHECK(c.steps[0].binary == kernels::select_kernels(BCAST_OP_GREATER, BCAST_DTYPE_F32).kernels.vs);
+
+    // LESS over a row x repeats is GREATER over a row y repeats (the 2-D
+    // kernel's periodic run), or without 2-D kernels a pattern.
     const auto q = make_plan(BCAST_OP_LESS, {shape({1, 7}), shape({100, 7})});
-    CHECK(q.kind == InnerKind::PeriodicY);
-    CHECK(q.input_order[0] == 1);
-    CHECK(q.kernels.periodic_y ==
-          kernels::select_kernels(BCAST_OP_GREATER, BCAST_DTYPE_F32).kernels.periodic_y);
-    CHECK(q.kernels.periodic_y !=
-          kernels::select_kernels(BCAST_OP_LESS, BCAST_DTYPE_F32).kernels.periodic_y);
-
-    // vv rows over a repeated x: exchanged too, so x runs on.
-    const auto r = make_plan(BCAST_OP_BITWISE_XOR, {shape({4096}), shape({4096, 4096})}, {},
-                             nullptr, BCAST_RULE_NUMPY, -1, BCAST_DTYPE_U8);
-    CHECK(r.kind == InnerKind::VV);
-    CHECK(strides_of(r, 0) == V{4096, 1});
-    CHECK(strides_of(r, 1) == V{0, 1});
+    if (runs_rows(q)) {
+        CHECK(kernel(q, BCAST_OP_LESS) == "vv");
+        CHECK(field(q, "kernel_op", BCAST_OP_LESS) == "GREATER");
+        CHECK(strides_of(q, 0) == V{7, 1});
+        CHECK(strides_of(q, 1) == V{0, 1});
+    } else {
+        CHECK(kernel(q, BCAST_OP_LESS) == "periodic");
+        CHECK(field(q, "pattern", BCAST_OP_LESS) == "x");
+        CHECK(field(q, "period", BCAST_OP_LESS) == "7");
+    }
 
     // A reversed op is not exchanged back: RSUB has no exchanged op.
     const auto s = make_plan(BCAST_OP_RSUB, {shape({4096, 1}), shape({1, 4096})}, {}, nullptr,
                              BCAST_RULE_NUMPY, -1, BCAST_DTYPE_I32);
-    CHECK(s.input_order[0] == 1);
-    CHECK(s.kind == InnerKind::VS);
+    CHECK(s.input_order[column(s, 0)] == 1);
+    CHECK(kernel(s, BCAST_OP_RSUB) == "vs");
 }
 
 TEST_CASE("two-sided broadcast keeps every distinct stride pattern", "[plan]") {
@@ -157,27 +212,27 @@ TEST_CASE("two-sided broadcast keeps every distinct stride pattern", "[plan]") {
     CHECK(extents(p) == V{64, 64, 4096});
     CHECK(strides_of(p, 0) == V{4096, 0, 1});
     CHECK(strides_of(p, 1) == V{0, 1, 0});
-    CHECK(p.kind == InnerKind::VS);
+    CHECK(kernel(p) == "vs");
 }
 
 TEST_CASE("a scalar operand is vector-scalar over one loop", "[plan]") {
     const auto p = make_plan(BCAST_OP_ADD, {shape({16}), shape({})});
     CHECK(extents(p) == V{16});
-    CHECK(p.kind == InnerKind::VS);
+    CHECK(kernel(p) == "vs");
 }
 
 TEST_CASE("rank 0 and all-ones shapes are one element", "[plan]") {
     const auto p = make_plan(BCAST_OP_ADD, {shape({}), shape({})});
     CHECK(extents(p) == V{1});
-    CHECK(p.inner_count == 1);
-    CHECK(p.kind == InnerKind::VV);
+    CHECK(field(p, "elements_per_call") == "1");
+    CHECK(kernel(p) == "vv");
     const auto q = make_plan(BCAST_OP_ADD, {shape({1, 1}), shape({1})});
     CHECK(extents(q) == V{1});
 }
 
 TEST_CASE("a zero extent gives an empty plan", "[plan]") {
     const auto p = make_plan(BCAST_OP_ADD, {shape({0, 3}), shape({3})});
-    CHECK(p.kind == InnerKind::Empty);
+    CHECK(kernel(p) == "empty");
     CHECK(p.out.rank == 2);
     CHECK(p.out[0] == 0);
 }
@@ -188,14 +243,13 @@ TEST_CASE("channel-padded output strides (ncnn cstep) need no copy", "[plan]") {
     CHECK(extents(p) == V{2, 15});  // rows stay whole, channels keep their padding
     CHECK(strides_of(p, 2) == V{16, 1});
     CHECK(strides_of(p, 0) == V{15, 1});
-    CHECK(p.kind == InnerKind::VV);  // 15 elements per call, one call per channel
+    CHECK(kernel(p) == "vv");  // 15 elements a row, one row per channel
+    CHECK(field(p, "elements_per_call") == "15");
 
-    // A broadcast row repeats inside each padded channel as a pattern.
+    // A broadcast row repeats inside each padded channel.
     const auto q = make_plan(BCAST_OP_ADD, {shape({2, 3, 5}), shape({5})}, {}, out_strides);
-    CHECK(extents(q) == V{2, 3, 5});
-    CHECK(strides_of(q, 2) == V{16, 5, 1});
-    CHECK(q.kind == InnerKind::PeriodicY);
-    CHECK(q.inner_count == 15);
+    CHECK(strides_of(q, 2) == (runs_rows(q) ? V{16, 5, 1} : V{16, 1}));
+    CHECK(kernel(q) == (runs_rows(q) ? "vv" : "periodic"));
     CHECK(q.outer_loops == 1);
 }
 
@@ -203,7 +257,7 @@ TEST_CASE("negative input strides fall back to the strided kernel", "[plan]") {
     const int64_t reversed[] = {-1};
     const auto p = make_plan(BCAST_OP_ADD, {shape({10}), shape({10})}, {reversed, nullptr});
     CHECK(strides_of(p, 0) == V{-1});
-    CHECK(p.kind == InnerKind::Strided);
+    CHECK(kernel(p) == "strided");
     CHECK(p.lo_byte[0] == -9 * 4);
     CHECK(p.hi_byte[0] == 4);
 }
@@ -316,14 +370,14 @@ TEST_CASE("an op whose output is 2/5 of what it touches streams from the one_inp
     REQUIRE(load("4096", never, never, "4096") == "");
     for (int i = 0; i < 3; ++i) {
         INFO(i);
-        const plan::Plan p = plan_of(i);
+        const plan::FusedPlan p = plan_of(i);
         CHECK(p.stream == (i == 0));
         CHECK(p.stream_split == (i != 0));
     }
     REQUIRE(load(never, "4096", "4096", never) == "");
     for (int i = 0; i < 3; ++i) {
         INFO(i);
-        const plan::Plan p = plan_of(i);
+        const plan::FusedPlan p = plan_of(i);
         CHECK(p.stream == (i != 0));
         CHECK(p.stream_split == (i == 0));
     }

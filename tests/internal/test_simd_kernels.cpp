@@ -12,7 +12,8 @@
 #include <catch2/catch.hpp>
 
 #include "core/op_info.hpp"
-#include "exec/execute.hpp"
+#include "exec/fused_execute.hpp"
+#include "handles/operator.hpp"
 #include "kernel_test_data.hpp"
 #include "kernels/cpu/cpu_features.hpp"
 #include "kernels/dispatch.hpp"
@@ -21,7 +22,6 @@
 #include "kernels/kernel_table.hpp"
 #include "kernels/simd/isa_kernels.hpp"
 #include "kernels/simd/tuning.hpp"
-#include "plan/plan.hpp"
 #include "rules/rules.hpp"
 #include "tuning/builtin_tuning.hpp"
 
@@ -750,16 +750,22 @@ bcast::Shape shape(std::initializer_list<int64_t> dims) {
     return s;
 }
 
-bcast::plan::Plan make_plan(bcast_opcode op, bcast_dtype dt, std::vector<bcast::Shape> inputs,
-                            const int64_t* out_strides = nullptr) {
-    const bcast::rules::Resolution res =
-        bcast::rules::resolve(BCAST_RULE_NUMPY, -1, inputs.data(), inputs.size());
-    const bcast::plan::PlanRequest rq{op, dt, inputs.size(), inputs.data(), nullptr, out_strides};
-    return bcast::plan::build_plan(rq, res);
+// The plan bcast_op_plan makes (numpy rule).
+bcast::plan::FusedPlan make_plan(bcast_opcode op, bcast_dtype dt, std::vector<bcast::Shape> inputs,
+                                 const int64_t* out_strides = nullptr) {
+    bcast::Operator o(op, dt);
+    std::vector<std::size_t> ranks;
+    std::vector<const int64_t*> dims;
+    for (const bcast::Shape& s : inputs) {
+        ranks.push_back(s.rank);
+        dims.push_back(s.dims.data());
+    }
+    o.plan(inputs.size(), ranks.data(), dims.data(), nullptr, out_strides);
+    return o.planned();
 }
 
 // Output bytes of the plan (of `out_elems` elements) on the given inputs.
-Bytes execute(const bcast::plan::Plan& p, const std::vector<Bytes>& inputs, std::size_t out_bytes) {
+Bytes execute(const bcast::plan::FusedPlan& p, const std::vector<Bytes>& inputs, std::size_t out_bytes) {
     Bytes out(out_bytes, kGuard);
     std::vector<const void*> ptrs;
     for (const Bytes& b : inputs) ptrs.push_back(b.data());
@@ -806,11 +812,11 @@ TEST_CASE("plans with 2-D rows and periodic patterns match a scalar plan", "[sim
                 for (const std::string& isa : host_isas()) {
                     INFO(isa);
                     REQUIRE(bcast::kernels::set_max_isa(isa.c_str()));
-                    const bcast::plan::Plan p = make_plan(op, dt, cs.in, os);
+                    const bcast::plan::FusedPlan p = make_plan(op, dt, cs.in, os);
                     if (bcast::kernels::isa_own_kernels(isa.c_str(), bcast::op_info(op)->base, dt)) {
                         CHECK(std::string(p.isa) == isa);
                     }
-                    if (c < 4 && p.kernels.vv2d) CHECK(p.rows > 0);
+                    if (c < 4 && p.steps[0].kernels.vv2d) CHECK(p.steps[0].binary2d != nullptr);
                     CHECK(mismatch(odt, execute(p, inputs, out_bytes), want) == "");
                 }
             }
@@ -824,10 +830,10 @@ TEST_CASE("a plan keeps its kernels when the cap changes later", "[simd]") {
     if (isas.empty()) return;
     REQUIRE(bcast::kernels::set_max_isa(isas.back().c_str()));
     const auto p = make_plan(BCAST_OP_ADD, BCAST_DTYPE_F32, {shape({64, 64}), shape({64, 1})});
-    const auto vs = p.kernels.vs;
+    const auto vs = p.steps[0].kernels.vs;
     REQUIRE(bcast::kernels::set_max_isa("scalar"));
-    CHECK(p.kernels.vs == vs);
+    CHECK(p.steps[0].kernels.vs == vs);
     CHECK(std::string(p.isa) == isas.back());
-    CHECK(make_plan(BCAST_OP_ADD, BCAST_DTYPE_F32, {shape({64, 64}), shape({64, 1})}).kernels.vs ==
+    CHECK(make_plan(BCAST_OP_ADD, BCAST_DTYPE_F32, {shape({64, 64}), shape({64, 1})}).steps[0].kernels.vs ==
           bcast::kernels::portable_kernels(BCAST_OP_ADD, BCAST_DTYPE_F32)->vs);
 }

@@ -4,12 +4,11 @@
 // execute's, at output offsets that put task cuts and streamed heads
 // mid-line. (The API tests' ops are too small to stream; here the
 // thresholds are forced.)
-#include "exec/execute.hpp"
+#include "exec/fused_execute.hpp"
 #include "exec/tasks.hpp"
 #include "kernel_test_data.hpp"
 #include "kernels/simd/stream_threshold.hpp"
-#include "plan/plan.hpp"
-#include "rules/rules.hpp"
+#include "handles/operator.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -71,11 +70,11 @@ TEST_CASE("tasks write what execute writes with streaming stores on and off", "[
     for (const std::size_t threshold : {std::size_t{1}, never}) {
         kernels::set_stream_threshold_bytes_for_testing(threshold);
         for (const Case& c : cases) {
-            const rules::Resolution res =
-                rules::resolve(BCAST_RULE_NUMPY, -1, c.inputs.data(), c.inputs.size());
-            const plan::PlanRequest rq{BCAST_OP_SUB, BCAST_DTYPE_F32, c.inputs.size(),
-                                       c.inputs.data(), nullptr, nullptr};
-            const plan::Plan p = plan::build_plan(rq, res);
+            Operator op(BCAST_OP_SUB, BCAST_DTYPE_F32);
+            const std::size_t ranks[] = {c.inputs[0].rank, c.inputs[1].rank};
+            const int64_t* dims[] = {c.inputs[0].dims.data(), c.inputs[1].dims.data()};
+            op.plan(2, ranks, dims, nullptr, nullptr);
+            const plan::FusedPlan& p = op.planned();
             REQUIRE(p.stream == (threshold == 1));
             REQUIRE(p.stream_split == p.stream);
             std::vector<bcast_test::Bytes> data;

@@ -2,7 +2,7 @@
 // and where each was measured: docs/kernels.md ("Tuning constants"). The
 // choices a host may measure for itself (prefetch hint and distance, when
 // to stream, task size) are not here but in tuning/tuning_values.hpp.
-// Constants only: the plan (baseline code) reads kMaxShortPeriod too.
+// Constants only.
 #pragma once
 
 #include <cstddef>
